@@ -1,0 +1,682 @@
+"""The Array: a value that views a buffer it may share with others.
+
+An Array is four slots: the backend array it views (``_data``), its sharing
+record (``_buf``, None while it is the only holder), its device, and the
+Python scalar types a plain ``x[i] = v`` may write without consulting the
+core (``_fast_write``, empty unless the view is known private and writable).
+Python operators are written once each, as one-line class attributes made by
+two factories (:func:`binary_operation`, :func:`unary_operation`). Every write goes through
+:func:`cowarray._cow.write`, the single place that decides whether to copy.
+"""
+
+from __future__ import annotations
+
+import operator
+import types
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Final
+
+from . import _cow
+from ._devices import CPU, Device, as_device
+from ._dtypes import ALL_DTYPES, check_scalar, normalize_scalar, promote
+from ._ops._checks import (
+    CATEGORY,
+    OperandTypeError,
+    check_dtypes,
+    pair_dtype,
+    scalar_operand,
+)
+
+if TYPE_CHECKING:
+    from ._typing import DType, Operand
+
+__all__ = ["Array", "lazy_clone", "new_array", "wrap"]
+
+_object_new = object.__new__
+
+SUPPORTED_API_VERSIONS: Final = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
+
+
+_FUNCTION, _METHOD, _REFLECTED = 0, 1, 2
+
+
+def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], Any]:
+    """The element-wise binary operation ``name`` (a standard function name).
+
+    One body serves the public function (``mode=_FUNCTION``: a bad operand
+    raises TypeError) and the Python operators (``_METHOD``/``_REFLECTED``:
+    a bad operand returns NotImplemented so Python can try the other side).
+    Checks run first: devices, the standard's promotion, scalar kinds, the
+    function's dtype category; then the backend is called once and a fresh
+    result is wrapped inline (the common case of :func:`wrap`).
+    """
+    allowed = frozenset(d for d in ALL_DTYPES if d.kind in CATEGORY.get(name, "biufc"))
+    reflected = mode == _REFLECTED
+    # device -> (the backend's function, the backend's array type)
+    bound: dict[Device, tuple[Callable[..., Any], Any]] = {}
+
+    def operation(x1: Any, x2: Any, /) -> Any:
+        if reflected:
+            x1, x2 = x2, x1
+        if type(x1) is Array:
+            device = x1._device
+            a = x1._data
+            dtype = a.dtype
+            if type(x2) is Array:
+                b = x2._data
+                if x2._device is not device or b.dtype is not dtype:
+                    dtype = pair_dtype(name, x1, x2)
+            else:
+                b = x2 if type(x2) in _PYTHON_SCALARS else _operand(x2, mode)
+                if b is NotImplemented:
+                    return b
+                check_scalar(dtype, b)
+        elif type(x2) is Array:
+            device = x2._device
+            b = x2._data
+            dtype = b.dtype
+            a = x1 if type(x1) in _PYTHON_SCALARS else _operand(x1, mode)
+            if a is NotImplemented:
+                return a
+            check_scalar(dtype, a)
+        else:
+            raise TypeError(
+                f"{name} needs at least one cowarray Array, got {type(x1).__name__} "
+                f"and {type(x2).__name__}"
+            )
+        if dtype not in allowed:
+            check_dtypes(name, dtype)
+        try:
+            function, array_type = bound[device]
+        except KeyError:
+            function, array_type = bound[device] = _bind(device, name)
+        result = function(a, b)
+        if type(result) is array_type and result.base is None:
+            array: Array = _object_new(Array)
+            array._data = result
+            array._buf = None
+            array._device = device
+            array._fast_write = _NO_FAST_WRITE
+            return array
+        return wrap(result, device)
+
+    operation.__name__ = operation.__qualname__ = name
+    return operation
+
+
+def unary_operation(name: str) -> Callable[[Any], Any]:
+    """The element-wise unary operation ``name`` (function and operator alike)."""
+    allowed = CATEGORY.get(name, "biufc")
+
+    def operation(x: Any, /) -> Any:
+        if type(x) is not Array:
+            raise TypeError(f"{name} expects a cowarray Array, got {type(x).__name__}")
+        data = x._data
+        if data.dtype.kind not in allowed:
+            check_dtypes(name, data.dtype)
+        return wrap(getattr(x._device.backend.xp, name)(data), x._device)
+
+    operation.__name__ = operation.__qualname__ = name
+    return operation
+
+
+def _bind(device: Device, name: str) -> tuple[Callable[..., Any], Any]:
+    backend = device.backend
+    return getattr(backend.xp, name), backend.array_type
+
+
+def _operand(value: object, mode: int) -> Any:
+    try:
+        return scalar_operand(value)
+    except OperandTypeError:
+        if mode == _FUNCTION:
+            raise
+        return NotImplemented
+
+
+def _inplace_operator(name: str) -> Callable[[Array, Any], Array]:
+    def method(self: Array, other: Any, /) -> Any:
+        if type(other) is not Array and _operand(other, _METHOD) is NotImplemented:
+            return NotImplemented
+        _apply_inplace(name, self, other)
+        return self
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+class Array:
+    """An n-dimensional array with value semantics.
+
+    Build arrays with :func:`cowarray.asarray`, :func:`cowarray.zeros` and the
+    other creation functions; ``Array(...)`` itself raises. Copies are lazy:
+    a clone, a slice or a transpose shares memory until one of them is written.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> x = ca.asarray([1.0, 2.0, 3.0])
+    >>> y = x[1:]          # shares x's buffer, O(1)
+    >>> y[0] = 20.0        # copies y's two elements, then writes
+    >>> x
+    cowarray.Array([1., 2., 3.], dtype=float64)
+    >>> y
+    cowarray.Array([20.,  3.], dtype=float64)
+    """
+
+    __slots__ = ("_buf", "_data", "_device", "_fast_write")
+
+    #: The backend array this value views.
+    _data: Any
+    #: The sharing record; None while this array is the only holder.
+    _buf: _cow.Buffer | None
+    _device: Device
+    #: Python scalar types ``x[i] = v`` may write in place with no check:
+    #: empty until a write has shown the view private and writable, and
+    #: emptied by the core whenever a sharing record appears.
+    _fast_write: frozenset[type]
+
+    def __new__(cls, *args: object, **kwargs: object) -> Array:
+        raise TypeError(
+            "cowarray.Array cannot be constructed directly; use cowarray.asarray(obj) "
+            "or a creation function such as cowarray.zeros(shape)"
+        )
+
+    # -- attributes ---------------------------------------------------------
+
+    @property
+    def dtype(self) -> DType:
+        """The data type, a ``numpy.dtype`` object such as ``cowarray.float64``."""
+        return self._data.dtype  # type: ignore[no-any-return]
+
+    @property
+    def device(self) -> Device:
+        """The device the array lives on."""
+        return self._device
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The array's dimensions."""
+        return self._data.shape  # type: ignore[no-any-return]
+
+    @property
+    def ndim(self) -> int:
+        """The number of dimensions."""
+        return self._data.ndim  # type: ignore[no-any-return]
+
+    @property
+    def size(self) -> int:
+        """The number of elements."""
+        return self._data.size  # type: ignore[no-any-return]
+
+    @property
+    def T(self) -> Array:
+        """The transpose of a 2-D array (a lazy value, no copy)."""
+        if self._data.ndim != 2:
+            raise ValueError(
+                f"x.T is defined for 2-D arrays only, this one has {self._data.ndim} "
+                "dimensions; use permute_dims(x, axes) or x.mT"
+            )
+        return wrap(self._data.T, self._device, (self,))
+
+    @property
+    def mT(self) -> Array:
+        """The transpose of the last two axes (a lazy value, no copy)."""
+        if self._data.ndim < 2:
+            raise ValueError(f"x.mT needs at least 2 dimensions, this array has {self._data.ndim}")
+        return wrap(self._data.swapaxes(-1, -2), self._device, (self,))
+
+    # -- protocol methods ---------------------------------------------------
+
+    def __array_namespace__(self, /, *, api_version: str | None = None) -> types.ModuleType:
+        """The ``cowarray`` module, which implements the Array API standard."""
+        if api_version is not None and api_version not in SUPPORTED_API_VERSIONS:
+            raise ValueError(
+                f"api_version={api_version!r} is not supported; cowarray implements "
+                f"{', '.join(SUPPORTED_API_VERSIONS)}"
+            )
+        import cowarray
+
+        return cowarray
+
+    def to_device(self, device: Device | str, /, *, stream: object = None) -> Array:
+        """The same values on ``device`` (lazy when the memory can be shared)."""
+        target = as_device(device)
+        if stream is not None and target.kind == "cpu":
+            raise ValueError("stream= is only meaningful for GPU devices")
+        if target is self._device:
+            return lazy_clone(self)
+        host = self._device.backend.to_numpy(self._data)
+        moved = target.backend.from_numpy(host)
+        return wrap(moved, target, (self,))
+
+    __hash__: Final = None  # type: ignore[assignment]
+    # NumPy must defer to our reflected operators instead of returning ndarrays.
+    __array_ufunc__: Final = None
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
+        """A NumPy array with these values (read-only and zero-copy by default).
+
+        The returned view counts as a holder of the buffer while it, or any
+        NumPy view derived from it, is alive: a later write to this array
+        copies first, so the NumPy view keeps its values.
+        """
+        backend = self._device.backend
+        if copy:
+            return _numpy_copy(backend.to_numpy(self._data), dtype)
+        buf = _cow.share(self)
+        if buf is None:
+            if copy is False:
+                raise ValueError(
+                    "np.asarray(x, copy=False) cannot give a zero-copy view of memory that "
+                    f"is {_cow.state_of(self)} (a DLPack consumer or producer may write "
+                    "it); use copy=None for a read-only copy"
+                )
+            result = _numpy_copy(backend.to_numpy(self._data), dtype)
+            result.flags.writeable = False
+            return result
+        view = backend.readonly_numpy_view(self._data, buf)
+        if dtype is not None and view.dtype != dtype:
+            if copy is False:
+                raise ValueError(f"cannot convert {view.dtype} to {dtype} without a copy")
+            return view.astype(dtype)
+        return view
+
+    def __copy__(self) -> Array:
+        return lazy_clone(self)
+
+    def __deepcopy__(self, memo: object) -> Array:
+        return lazy_clone(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        host = self._device.backend.to_numpy(self._data)
+        return (_unpickle, (_numpy_copy(host, None), str(self._device)))
+
+    # -- conversions --------------------------------------------------------
+
+    def _scalar(self, kind: str) -> Any:
+        if self._data.ndim != 0:
+            raise TypeError(
+                f"{kind}() needs a 0-dimensional array, this one has shape {self.shape}"
+            )
+        return self._data.item()
+
+    def __bool__(self) -> bool:
+        return bool(self._scalar("bool"))
+
+    def __int__(self) -> int:
+        if self._data.dtype.kind == "c":
+            raise TypeError("int() of a complex array is not defined; take .real first")
+        value = self._scalar("int")
+        if isinstance(value, float) and value != value:
+            raise ValueError("cannot convert NaN to int")
+        return int(value)
+
+    def __float__(self) -> float:
+        if self._data.dtype.kind == "c":
+            raise TypeError("float() of a complex array is not defined; take .real first")
+        return float(self._scalar("float"))
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("complex"))
+
+    def __index__(self) -> int:
+        if self._data.dtype.kind not in "iu":
+            raise TypeError(
+                f"only integer arrays can be used as an index, this one is {self.dtype}"
+            )
+        return int(self._scalar("index"))
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-dimensional array")
+        return self._data.shape[0]  # type: ignore[no-any-return]
+
+    def __iter__(self) -> Iterator[Array]:
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-dimensional array")
+        for i in range(self._data.shape[0]):
+            yield self[i]
+
+    def __repr__(self) -> str:
+        host = self._device.backend.to_numpy(self._data)
+        body = _format(host)
+        suffix = f", dtype={host.dtype}"
+        if self._device is not CPU:
+            suffix += f", device='{self._device}'"
+        return f"cowarray.Array({body}{suffix})"
+
+    def __str__(self) -> str:
+        import numpy as np
+
+        return np.array2string(self._device.backend.to_numpy(self._data))
+
+    # -- indexing -----------------------------------------------------------
+
+    def __getitem__(self, key: Any, /) -> Array:
+        kind = type(key)
+        if kind is not int and kind is not slice:
+            key = _backend_index(self, key)
+        return wrap(self._data[key], self._device, (self,))
+
+    def __setitem__(self, key: Any, value: Operand, /) -> None:
+        if type(key) is int and type(value) in self._fast_write:
+            # A private, writable view and a scalar of a fitting kind: the
+            # core already decided there is nothing to copy.
+            self._data[key] = value
+            return
+        index = _backend_index(self, key)
+        _cow.write(self, operator.setitem, index, _backend_value(self, value))
+        _enable_fast_write(self)
+
+    # -- operators: one factory per kind, one line per operator -------------
+
+    __pos__ = unary_operation("positive")
+    __neg__ = unary_operation("negative")
+    __abs__ = unary_operation("abs")
+    __invert__ = unary_operation("bitwise_invert")
+
+    __add__ = binary_operation("add", _METHOD)
+    __radd__ = binary_operation("add", _REFLECTED)
+    __iadd__ = _inplace_operator("add")
+    __sub__ = binary_operation("subtract", _METHOD)
+    __rsub__ = binary_operation("subtract", _REFLECTED)
+    __isub__ = _inplace_operator("subtract")
+    __mul__ = binary_operation("multiply", _METHOD)
+    __rmul__ = binary_operation("multiply", _REFLECTED)
+    __imul__ = _inplace_operator("multiply")
+    __truediv__ = binary_operation("divide", _METHOD)
+    __rtruediv__ = binary_operation("divide", _REFLECTED)
+    __itruediv__ = _inplace_operator("divide")
+    __floordiv__ = binary_operation("floor_divide", _METHOD)
+    __rfloordiv__ = binary_operation("floor_divide", _REFLECTED)
+    __ifloordiv__ = _inplace_operator("floor_divide")
+    __mod__ = binary_operation("remainder", _METHOD)
+    __rmod__ = binary_operation("remainder", _REFLECTED)
+    __imod__ = _inplace_operator("remainder")
+    __pow__ = binary_operation("pow", _METHOD)
+    __rpow__ = binary_operation("pow", _REFLECTED)
+    __ipow__ = _inplace_operator("pow")
+    __matmul__ = binary_operation("matmul", _METHOD)
+    __rmatmul__ = binary_operation("matmul", _REFLECTED)
+    __imatmul__ = _inplace_operator("matmul")
+    __and__ = binary_operation("bitwise_and", _METHOD)
+    __rand__ = binary_operation("bitwise_and", _REFLECTED)
+    __iand__ = _inplace_operator("bitwise_and")
+    __or__ = binary_operation("bitwise_or", _METHOD)
+    __ror__ = binary_operation("bitwise_or", _REFLECTED)
+    __ior__ = _inplace_operator("bitwise_or")
+    __xor__ = binary_operation("bitwise_xor", _METHOD)
+    __rxor__ = binary_operation("bitwise_xor", _REFLECTED)
+    __ixor__ = _inplace_operator("bitwise_xor")
+    __lshift__ = binary_operation("bitwise_left_shift", _METHOD)
+    __rlshift__ = binary_operation("bitwise_left_shift", _REFLECTED)
+    __ilshift__ = _inplace_operator("bitwise_left_shift")
+    __rshift__ = binary_operation("bitwise_right_shift", _METHOD)
+    __rrshift__ = binary_operation("bitwise_right_shift", _REFLECTED)
+    __irshift__ = _inplace_operator("bitwise_right_shift")
+
+    __eq__ = binary_operation("equal", _METHOD)
+    __ne__ = binary_operation("not_equal", _METHOD)
+    __lt__ = binary_operation("less", _METHOD)
+    __le__ = binary_operation("less_equal", _METHOD)
+    __gt__ = binary_operation("greater", _METHOD)
+    __ge__ = binary_operation("greater_equal", _METHOD)
+
+
+# -- construction -----------------------------------------------------------
+
+
+_NO_FAST_WRITE: Final[frozenset[type]] = frozenset()
+
+
+def new_array(data: Any, buf: _cow.Buffer | None, device: Device) -> Array:
+    """Wrap a backend array (internal: users go through creation functions)."""
+    array: Array = _object_new(Array)
+    array._data = data
+    array._buf = buf
+    array._device = device
+    array._fast_write = _NO_FAST_WRITE
+    return array
+
+
+def _enable_fast_write(array: Array) -> None:
+    # Called right after a write went through the core: with no record the
+    # view is now known private and writable (written in place, or a copy).
+    if array._buf is None:
+        array._fast_write = _PLAIN_SCALARS[array._data.dtype.kind]
+
+
+def wrap(result: Any, device: Device, inputs: tuple[Array, ...] = ()) -> Array:
+    """Wrap a backend result; if it views an input's memory it joins that buffer.
+
+    This is the one rule that keeps every view-returning backend function a
+    value: the result becomes a new holder of the input's buffer (O(1)), or a
+    private copy when that buffer is exposed or foreign. Backend arrays have
+    ``base`` None when they own their memory, else the owner (NumPy and CuPy
+    both collapse view chains), so the common cases are identity tests.
+    """
+    if type(result) is not device.backend.array_type:
+        result = device.backend.asarray(result)
+    array: Array = _object_new(Array)
+    array._data = result
+    array._device = device
+    array._fast_write = _NO_FAST_WRITE
+    base = result.base
+    if base is None:
+        array._buf = None
+        return array
+    for source in inputs:
+        data = source._data
+        if base is data or base is data.base:
+            buf = _cow.share(source)
+            if buf is None:
+                # exposed or foreign memory: a value needs its own copy
+                array._data = device.backend.copy(result)
+            array._buf = buf
+            return array
+    return _wrap_other_view(array, inputs)
+
+
+def _wrap_other_view(array: Array, inputs: tuple[Array, ...]) -> Array:
+    backend = array._device.backend
+    for source in inputs:
+        if backend.may_share_memory(array._data, source._data):
+            buf = _cow.share(source)
+            if buf is None:
+                array._data = backend.copy(array._data)
+            array._buf = buf
+            return array
+    # A view of a temporary the backend made for this call: nobody else holds
+    # it. If it cannot be written in place, the core sees that at write time.
+    array._buf = None
+    return array
+
+
+def lazy_clone(x: Array, /) -> Array:
+    """A copy of ``x`` that shares its buffer until either one is written: O(1).
+
+    Parameters
+    ----------
+    x : Array
+        The array to copy.
+
+    Returns
+    -------
+    Array
+        A new, independent value equal to ``x``. Writing to either array
+        copies (only what the writer views) first, so the other keeps its
+        values. Exposed and foreign buffers (DLPack) are copied eagerly.
+
+    See Also
+    --------
+    cow_info, shares_buffer
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> x = ca.arange(4)
+    >>> y = ca.lazy_clone(x)
+    >>> ca.shares_buffer(x, y)
+    True
+    >>> y[0] = 100
+    >>> x, y
+    (cowarray.Array([0, 1, 2, 3], dtype=int64), cowarray.Array([100,   1,   2,   3], dtype=int64))
+    >>> ca.shares_buffer(x, y)
+    False
+    """
+    if type(x) is not Array:
+        raise TypeError(f"lazy_clone expects a cowarray Array, got {type(x).__name__}")
+    buf = _cow.share(x)
+    if buf is None:
+        return new_array(x._device.backend.copy(x._data), None, x._device)
+    return new_array(x._data, buf, x._device)
+
+
+def _unpickle(host: Any, device: str) -> Array:
+    target = as_device(device)
+    return new_array(target.backend.from_numpy(host), None, target)
+
+
+def _numpy_copy(host: Any, dtype: Any) -> Any:
+    import numpy as np
+
+    return np.array(host, dtype=dtype, copy=True)
+
+
+def _format(host: Any) -> str:
+    import numpy as np
+
+    return np.array2string(host, separator=", ", prefix="cowarray.Array(")
+
+
+# -- indices and values -----------------------------------------------------
+
+
+def _backend_index(array: Array, key: Any) -> Any:
+    kind = type(key)
+    if kind is int or kind is slice:
+        return key
+    if kind is tuple:
+        return tuple(_index_component(array, part) for part in key)
+    return _index_component(array, key)
+
+
+def _index_component(array: Array, part: Any) -> Any:
+    kind = type(part)
+    if kind is int or kind is slice or part is None or part is Ellipsis:
+        return part
+    if kind is Array:
+        if part._device is not array._device:
+            raise ValueError(
+                f"an index array on {part._device} cannot index an array on {array._device}"
+            )
+        if part._data.dtype.kind not in "iub":
+            raise IndexError(
+                f"arrays used as indices must be of integer or boolean dtype, got {part.dtype}"
+            )
+        return part._data
+    if kind is bool or isinstance(part, (list, range)):
+        return array._device.backend.asarray(part)
+    try:
+        return operator.index(part)
+    except TypeError:
+        raise IndexError(
+            f"{part!r} is not a valid index: use integers, slices, ..., None, "
+            "or integer/boolean arrays"
+        ) from None
+
+
+def _backend_value(array: Array, value: Any) -> Any:
+    dtype = array._data.dtype
+    kind = type(value)
+    if kind is Array:
+        if value._device is not array._device:
+            raise ValueError(
+                f"cannot assign an array on {value._device} into an array on {array._device}"
+            )
+        source = value._data.dtype
+        if source is not dtype:
+            _check_same_kind(source, dtype)
+        return value._data
+    if kind in _PYTHON_SCALARS:
+        check_scalar(dtype, value)
+        return value
+    if isinstance(value, (list, tuple)) or hasattr(value, "__array_interface__"):
+        converted = array._device.backend.asarray(value)
+        _check_same_kind(converted.dtype, dtype)
+        return converted
+    scalar = normalize_scalar(value)
+    check_scalar(dtype, scalar)
+    return scalar
+
+
+def _check_same_kind(source: DType, target: DType) -> None:
+    import numpy as np
+
+    if not np.can_cast(source, target, casting="same_kind"):
+        raise TypeError(
+            f"cannot write {source} values into a {target} array without losing "
+            f"information; convert them first with astype(value, {target})"
+        )
+
+
+def _apply_inplace(name: str, array: Array, other: Operand) -> None:
+    backend = array._device.backend
+    dtype = array._data.dtype
+    if type(other) is Array:
+        if other._device is not array._device:
+            raise ValueError(
+                f"arrays on different devices ({array._device} and {other._device}) "
+                "cannot be combined; move one with to_device"
+            )
+        operand = other._data
+        result_dtype: Any = promote(dtype, operand.dtype)
+    else:
+        operand = scalar_operand(other)
+        check_scalar(dtype, operand)
+        result_dtype = dtype
+    if name == "divide" and dtype.kind in "iub":
+        result_dtype = None
+    if result_dtype is not dtype:
+        raise TypeError(
+            f"an in-place {name} would turn this {dtype} array into "
+            f"{result_dtype or 'floating point'}; in-place operators keep the dtype, "
+            "so write x = x <op> y instead"
+        )
+    check_dtypes(name, dtype)
+    if name == "matmul":
+        product = binary_operation(name)(array, other)
+        _check_inplace_shape(name, array, product.shape)
+        _cow.write(array, operator.setitem, Ellipsis, product._data)
+        _enable_fast_write(array)
+        return
+    if type(other) is Array:
+        _check_inplace_shape(
+            name, array, backend.xp.broadcast_shapes(array._data.shape, operand.shape)
+        )
+    _cow.write(array, _inplace_apply, getattr(backend.xp, name), operand)
+    _enable_fast_write(array)
+
+
+def _check_inplace_shape(name: str, array: Array, shape: tuple[int, ...]) -> None:
+    if tuple(shape) != array._data.shape:
+        raise ValueError(
+            f"an in-place {name} cannot change the array's shape {array.shape} to {tuple(shape)}"
+        )
+
+
+def _inplace_apply(target: Any, function: Any, operand: Any) -> None:
+    function(target, operand, out=target)
+
+
+_PYTHON_SCALARS: Final = frozenset({int, float, complex, bool})
+
+# Python scalars a plain in-place write accepts without conversion, by dtype kind.
+_PLAIN_SCALARS: Final = {
+    "b": frozenset({bool}),
+    "i": frozenset({int}),
+    "u": frozenset(),  # a negative int must be refused: take the full path
+    "f": frozenset({int, float}),
+    "c": frozenset({int, float, complex}),
+}

@@ -1,0 +1,65 @@
+"""The backend Protocol: what cowarray asks of an array library.
+
+A backend allocates, copies and computes; it knows nothing of copy-on-write.
+The op layer calls standard names on ``backend.xp`` (``xp.acos``, ``xp.concat``,
+...): a backend maps them onto its library's own names, so no op module ever
+asks which library it runs on.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+__all__ = ["Backend"]
+
+
+class Backend(Protocol):
+    """What the COW core and the op layer need from an array library."""
+
+    #: Short name, for messages ("numpy", "cupy").
+    name: str
+    #: A namespace holding the Array API standard's function names.
+    xp: Any
+    #: The library's array type.
+    array_type: Any
+
+    def asarray(self, obj: Any, dtype: Any = None, copy: bool | None = None) -> Any:
+        """Make a backend array from ``obj`` (a sequence, scalar or array)."""
+        ...
+
+    def copy(self, data: Any) -> Any:
+        """A new compact array holding only the region ``data`` views."""
+        ...
+
+    def memory_owner(self, data: Any) -> object:
+        """The object that owns ``data``'s memory: equal for views of one block."""
+        ...
+
+    def may_share_memory(self, a: Any, b: Any) -> bool:
+        """Whether ``a`` and ``b`` may overlap in memory (a cheap bounds test)."""
+        ...
+
+    def must_copy_before_write(self, data: Any) -> bool:
+        """Whether ``data`` cannot be written in place (read-only, self-overlapping)."""
+        ...
+
+    def owner_nbytes(self, data: Any) -> int:
+        """Size in bytes of the memory block that ``data`` views."""
+        ...
+
+    def to_numpy(self, data: Any) -> Any:
+        """A NumPy array with ``data``'s values (a copy when memory is not host)."""
+        ...
+
+    def readonly_numpy_view(self, data: Any, keepalive: object) -> Any:
+        """A read-only NumPy view of host ``data`` that keeps ``keepalive`` alive
+        for as long as it, or any NumPy view derived from it, lives."""
+        ...
+
+    def exported_keepalive(self, data: Any) -> object:
+        """The keepalive of the read-only view ``data`` derives from, or None."""
+        ...
+
+    def from_numpy(self, array: Any) -> Any:
+        """A backend array holding ``array``'s values on this backend's device."""
+        ...

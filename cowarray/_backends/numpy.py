@@ -1,0 +1,107 @@
+"""The NumPy backend: host memory, NumPy's allocator and bulk copy."""
+
+from __future__ import annotations
+
+import types
+from typing import Any
+
+import numpy as np
+
+__all__ = ["NUMPY_BACKEND", "NumpyBackend"]
+
+
+def _reshape(x: np.ndarray, shape: tuple[int, ...], copy: bool | None = None) -> np.ndarray:
+    # The method skips np.reshape's Python-level dispatch (half its cost).
+    return x.reshape(shape, copy=copy)
+
+
+# Standard names that NumPy spells differently, lacks, or serves slowly.
+# NumPy 2 already has most 2025.12 names (acos, concat, permute_dims, pow, ...).
+_RENAMED: dict[str, Any] = {"reshape": _reshape}
+
+
+def _standard_namespace() -> types.SimpleNamespace:
+    names = {name: getattr(np, name) for name in dir(np) if not name.startswith("_")}
+    names.update(_RENAMED)
+    names["linalg"] = np.linalg
+    names["fft"] = np.fft
+    return types.SimpleNamespace(**names)
+
+
+class _ReadOnlyExport:
+    """The base object of a read-only NumPy view handed out by ``__array__``."""
+
+    __slots__ = ("__array_interface__", "_data", "_keepalive")
+
+    def __init__(self, data: np.ndarray, keepalive: object) -> None:
+        interface = dict(data.__array_interface__)
+        address, _ = interface["data"]
+        interface["data"] = (address, True)  # read-only
+        self.__array_interface__ = interface
+        self._data = data
+        self._keepalive = keepalive
+
+
+class NumpyBackend:
+    """Host arrays through NumPy."""
+
+    name = "numpy"
+    array_type = np.ndarray
+
+    def __init__(self) -> None:
+        self.xp = _standard_namespace()
+
+    def asarray(self, obj: Any, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        return np.asarray(obj, dtype=dtype, copy=copy)
+
+    def copy(self, data: np.ndarray) -> np.ndarray:
+        # order="K" keeps a transposed view's layout, so the copy is one
+        # streaming pass; the result always owns a compact block.
+        return np.array(data, copy=True, order="K", subok=False)
+
+    def memory_owner(self, data: np.ndarray) -> object:
+        # NumPy collapses view chains: ``base`` is already the first owner.
+        base = data.base
+        return data if base is None else base
+
+    def may_share_memory(self, a: np.ndarray, b: np.ndarray) -> bool:
+        return bool(np.may_share_memory(a, b))
+
+    def must_copy_before_write(self, data: np.ndarray) -> bool:
+        if not data.flags.writeable:
+            return True
+        # A zero stride on an axis longer than one means several elements
+        # share one address (a broadcast view): writing one writes them all.
+        return any(
+            stride == 0 and length > 1
+            for stride, length in zip(data.strides, data.shape, strict=True)
+        )
+
+    def owner_nbytes(self, data: np.ndarray) -> int:
+        owner = self.memory_owner(data)
+        if isinstance(owner, np.ndarray):
+            return int(owner.nbytes)
+        try:
+            return memoryview(owner).nbytes  # type: ignore[arg-type]
+        except TypeError:
+            return int(data.nbytes)
+
+    def to_numpy(self, data: np.ndarray) -> np.ndarray:
+        return data
+
+    def readonly_numpy_view(self, data: np.ndarray, keepalive: object) -> np.ndarray:
+        # NumPy points every view derived from the result at its base object,
+        # so the keepalive lives exactly as long as the last such view.
+        return np.asarray(_ReadOnlyExport(data, keepalive))
+
+    def exported_keepalive(self, data: np.ndarray) -> object:
+        owner = self.memory_owner(data)
+        if isinstance(owner, _ReadOnlyExport):
+            return owner._keepalive
+        return None
+
+    def from_numpy(self, array: np.ndarray) -> np.ndarray:
+        return array
+
+
+NUMPY_BACKEND = NumpyBackend()

@@ -1,0 +1,510 @@
+"""Creation functions (Array API standard, "Creation Functions")."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from .. import _cow
+from .._array import Array, lazy_clone, new_array, wrap
+from .._devices import CPU, Device, as_device
+from .._dtypes import (
+    ALL_DTYPES,
+    DEFAULT_COMPLEX,
+    DEFAULT_FLOAT,
+    DEFAULT_INT,
+    check_scalar,
+    default_for_scalar,
+    normalize_scalar,
+    promote,
+    to_dtype,
+)
+from ._args import normalize_shape, require_array
+from ._checks import common_device
+
+__all__ = [
+    "arange",
+    "asarray",
+    "empty",
+    "empty_like",
+    "eye",
+    "full",
+    "full_like",
+    "linspace",
+    "meshgrid",
+    "ones",
+    "ones_like",
+    "tril",
+    "triu",
+    "zeros",
+    "zeros_like",
+]
+
+
+def _device_or_default(device: object) -> Device:
+    return CPU if device is None else as_device(device)
+
+
+def _dtype_or_none(dtype: object) -> Any:
+    return None if dtype is None else to_dtype(dtype)
+
+
+def _check_supported(data: Any, obj: object) -> None:
+    if data.dtype not in ALL_DTYPES:
+        if data.dtype.kind == "O" and isinstance(obj, int):
+            raise OverflowError(f"the integer {obj} does not fit in int64 or uint64")
+        raise TypeError(
+            f"cannot make a cowarray Array from {type(obj).__name__} with NumPy dtype "
+            f"{data.dtype}: cowarray holds bool, integer, floating and complex data"
+        )
+
+
+def asarray(
+    obj: Any,
+    /,
+    *,
+    dtype: Any = None,
+    device: Device | str | None = None,
+    copy: bool | None = None,
+) -> Array:
+    """Convert ``obj`` to an Array.
+
+    Parameters
+    ----------
+    obj : Array, NumPy array, nested sequence, scalar, or buffer
+        The values.
+    dtype : dtype, optional
+        The result's dtype; inferred from ``obj`` when omitted.
+    device : Device or str, optional
+        Where the result lives; ``obj``'s device for an Array, else ``"cpu"``.
+    copy : bool, optional
+        ``None`` (default): an Array with matching dtype and device is
+        returned as is (the same object); anything else is copied into a new
+        value. ``True``: always a new value (a lazy clone of an Array, O(1)).
+        ``False``: never copy; raises ValueError when a copy is needed. A NumPy
+        array imported with ``copy=False`` is *foreign*: the result aliases it,
+        and clones of the result copy eagerly.
+
+    Returns
+    -------
+    Array
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.asarray([[1, 2], [3, 4]], dtype=ca.float32)
+    cowarray.Array([[1., 2.],
+                    [3., 4.]], dtype=float32)
+    >>> x = ca.asarray([1, 2])
+    >>> ca.asarray(x) is x
+    True
+    """
+    if copy is not None and type(copy) is not bool:
+        raise TypeError(f"copy must be True, False or None, got {copy!r}")
+    target_dtype = _dtype_or_none(dtype)
+    if type(obj) is Array:
+        return _from_array(obj, target_dtype, device, copy)
+    target = _device_or_default(device)
+    backend = target.backend
+    if isinstance(obj, backend.array_type):
+        return _from_backend_array(obj, target_dtype, target, copy)
+    if copy is False:
+        try:
+            data = backend.asarray(obj, dtype=target_dtype, copy=False)
+        except ValueError:
+            raise ValueError(
+                f"asarray(..., copy=False) cannot make an array from a "
+                f"{type(obj).__name__} without copying"
+            ) from None
+        _check_supported(data, obj)
+        return _foreign(data, target)
+    if isinstance(obj, (bool, int, float, complex)) and target_dtype is not None:
+        check_scalar(target_dtype, obj)
+    try:
+        data = backend.asarray(obj, dtype=target_dtype)
+    except (ValueError, TypeError) as error:
+        raise type(error)(f"cannot convert {type(obj).__name__} to an array: {error}") from None
+    except OverflowError:
+        raise OverflowError(
+            f"a value in the input does not fit in {target_dtype or 'int64'}"
+        ) from None
+    _check_supported(data, obj)
+    if backend.memory_owner(data) is not data:
+        # a view of someone's buffer (bytes, memoryview, ...): take a copy
+        data = backend.copy(data)
+    return new_array(data, None, target)
+
+
+def _from_array(obj: Array, dtype: Any, device: object, copy: bool | None) -> Array:
+    same_dtype = dtype is None or dtype == obj.dtype
+    target = obj._device if device is None else as_device(device)
+    if same_dtype and target is obj._device:
+        return lazy_clone(obj) if copy else obj
+    if copy is False:
+        raise ValueError(
+            "asarray(x, copy=False) cannot change "
+            + ("dtype" if not same_dtype else "device")
+            + " without copying"
+        )
+    result = obj if target is obj._device else obj.to_device(target)
+    if not same_dtype:
+        from .data_types import astype
+
+        result = astype(result, dtype)
+    return result
+
+
+def _from_backend_array(data: Any, dtype: Any, device: Device, copy: bool | None) -> Array:
+    backend = device.backend
+    _check_supported(data, data)
+    keepalive = backend.exported_keepalive(data)
+    if isinstance(keepalive, _cow.Buffer) and (dtype is None or dtype == data.dtype):
+        # memory inside a cowarray buffer (np.asarray(x) given back): join
+        # that buffer as a new holder instead of aliasing it.
+        if keepalive.shareable:
+            return new_array(data, keepalive, device)
+        return new_array(backend.copy(data), None, device)
+    if copy is False:
+        if dtype is not None and dtype != data.dtype:
+            raise ValueError(f"asarray(..., copy=False) cannot convert {data.dtype} to {dtype}")
+        return _foreign(data, device)
+    return new_array(backend.asarray(data, dtype=dtype, copy=True), None, device)
+
+
+def _foreign(data: Any, device: Device) -> Array:
+    backend = device.backend
+    buf = _cow.Buffer(backend.memory_owner(data), backend.owner_nbytes(data), foreign=True)
+    array = new_array(data, buf, device)
+    _cow.notify("import", array, buf, data.nbytes)
+    return array
+
+
+def _fill_dtype(fill_value: object, dtype: Any) -> Any:
+    if dtype is None:
+        return default_for_scalar(fill_value)
+    check_scalar(dtype, fill_value)
+    return dtype
+
+
+def empty(
+    shape: int | tuple[int, ...], *, dtype: Any = None, device: Device | str | None = None
+) -> Array:
+    """A new array of the given shape whose values are unspecified.
+
+    Parameters
+    ----------
+    shape : int or tuple of int
+        The dimensions.
+    dtype : dtype, optional
+        Default ``float64``.
+    device : Device or str, optional
+        Default ``"cpu"``.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.empty((2, 3)).shape
+    (2, 3)
+    """
+    target = _device_or_default(device)
+    data = target.backend.xp.empty(
+        normalize_shape(shape), dtype=_dtype_or_none(dtype) or DEFAULT_FLOAT
+    )
+    return new_array(data, None, target)
+
+
+def zeros(
+    shape: int | tuple[int, ...], *, dtype: Any = None, device: Device | str | None = None
+) -> Array:
+    """A new array of zeros.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.zeros(3)
+    cowarray.Array([0., 0., 0.], dtype=float64)
+    """
+    target = _device_or_default(device)
+    data = target.backend.xp.zeros(
+        normalize_shape(shape), dtype=_dtype_or_none(dtype) or DEFAULT_FLOAT
+    )
+    return new_array(data, None, target)
+
+
+def ones(
+    shape: int | tuple[int, ...], *, dtype: Any = None, device: Device | str | None = None
+) -> Array:
+    """A new array of ones.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.ones((2,), dtype=ca.int8)
+    cowarray.Array([1, 1], dtype=int8)
+    """
+    target = _device_or_default(device)
+    data = target.backend.xp.ones(
+        normalize_shape(shape), dtype=_dtype_or_none(dtype) or DEFAULT_FLOAT
+    )
+    return new_array(data, None, target)
+
+
+def full(
+    shape: int | tuple[int, ...],
+    fill_value: bool | int | float | complex,
+    *,
+    dtype: Any = None,
+    device: Device | str | None = None,
+) -> Array:
+    """A new array filled with ``fill_value``.
+
+    The dtype defaults to the default dtype of the value's kind (bool, int64,
+    float64 or complex128).
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.full((2, 2), 7)
+    cowarray.Array([[7, 7],
+                    [7, 7]], dtype=int64)
+    """
+    value = normalize_scalar(fill_value)
+    resolved = _fill_dtype(value, _dtype_or_none(dtype))
+    target = _device_or_default(device)
+    try:
+        data = target.backend.xp.full(normalize_shape(shape), value, dtype=resolved)
+    except OverflowError:
+        raise OverflowError(f"fill_value={value} does not fit in {resolved}") from None
+    return new_array(data, None, target)
+
+
+def _like_args(x: Array, dtype: Any, device: object, function: str) -> tuple[Any, Device]:
+    require_array(x, "x", function)
+    resolved = x.dtype if dtype is None else to_dtype(dtype)
+    return resolved, x._device if device is None else as_device(device)
+
+
+def empty_like(x: Array, /, *, dtype: Any = None, device: Device | str | None = None) -> Array:
+    """A new array with ``x``'s shape (and by default dtype and device), unset values.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.empty_like(ca.ones((2, 1), dtype=ca.int32)).dtype
+    dtype('int32')
+    """
+    resolved, target = _like_args(x, dtype, device, "empty_like")
+    return empty(x.shape, dtype=resolved, device=target)
+
+
+def zeros_like(x: Array, /, *, dtype: Any = None, device: Device | str | None = None) -> Array:
+    """A new array of zeros with ``x``'s shape (and by default dtype and device).
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.zeros_like(ca.asarray([1, 2]))
+    cowarray.Array([0, 0], dtype=int64)
+    """
+    resolved, target = _like_args(x, dtype, device, "zeros_like")
+    return zeros(x.shape, dtype=resolved, device=target)
+
+
+def ones_like(x: Array, /, *, dtype: Any = None, device: Device | str | None = None) -> Array:
+    """A new array of ones with ``x``'s shape (and by default dtype and device).
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.ones_like(ca.asarray([1.5, 2.5]))
+    cowarray.Array([1., 1.], dtype=float64)
+    """
+    resolved, target = _like_args(x, dtype, device, "ones_like")
+    return ones(x.shape, dtype=resolved, device=target)
+
+
+def full_like(
+    x: Array,
+    /,
+    fill_value: bool | int | float | complex,
+    *,
+    dtype: Any = None,
+    device: Device | str | None = None,
+) -> Array:
+    """A new array with ``x``'s shape filled with ``fill_value``.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.full_like(ca.zeros(2), 3.5)
+    cowarray.Array([3.5, 3.5], dtype=float64)
+    """
+    resolved, target = _like_args(x, dtype, device, "full_like")
+    return full(x.shape, fill_value, dtype=resolved, device=target)
+
+
+def _real_scalar(value: object, name: str) -> int | float:
+    scalar = normalize_scalar(value)
+    if isinstance(scalar, complex):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    return scalar
+
+
+def arange(
+    start: int | float,
+    /,
+    stop: int | float | None = None,
+    step: int | float = 1,
+    *,
+    dtype: Any = None,
+    device: Device | str | None = None,
+) -> Array:
+    """Evenly spaced values in the half-open interval ``[start, stop)``.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.arange(5)
+    cowarray.Array([0, 1, 2, 3, 4], dtype=int64)
+    >>> ca.arange(1.0, 2.0, 0.25)
+    cowarray.Array([1.  , 1.25, 1.5 , 1.75], dtype=float64)
+    """
+    values = [_real_scalar(start, "start"), _real_scalar(step, "step")]
+    if stop is not None:
+        values.append(_real_scalar(stop, "stop"))
+    if values[1] == 0:
+        raise ValueError("arange: step must not be zero")
+    resolved = _dtype_or_none(dtype)
+    if resolved is None:
+        resolved = DEFAULT_INT if all(type(v) is int for v in values) else DEFAULT_FLOAT
+    target = _device_or_default(device)
+    first, last = (0, start) if stop is None else (start, stop)
+    data = target.backend.xp.arange(first, last, step, dtype=resolved)
+    return new_array(data, None, target)
+
+
+def linspace(
+    start: int | float | complex,
+    stop: int | float | complex,
+    /,
+    num: int,
+    *,
+    dtype: Any = None,
+    device: Device | str | None = None,
+    endpoint: bool = True,
+) -> Array:
+    """``num`` evenly spaced values from ``start`` to ``stop``.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.linspace(0, 1, 5)
+    cowarray.Array([0.  , 0.25, 0.5 , 0.75, 1.  ], dtype=float64)
+    """
+    first, last = normalize_scalar(start), normalize_scalar(stop)
+    (count,) = normalize_shape(num, "num")
+    if type(endpoint) is not bool:
+        raise TypeError(f"endpoint must be a bool, got {type(endpoint).__name__}")
+    resolved = _dtype_or_none(dtype)
+    is_complex = isinstance(first, complex) or isinstance(last, complex)
+    if resolved is None:
+        resolved = DEFAULT_COMPLEX if is_complex else DEFAULT_FLOAT
+    elif resolved.kind not in "fc" or (is_complex and resolved.kind != "c"):
+        raise TypeError(
+            f"linspace needs a floating-point dtype that holds its bounds, got {resolved}"
+        )
+    target = _device_or_default(device)
+    data = target.backend.xp.linspace(first, last, count, dtype=resolved, endpoint=endpoint)
+    return new_array(data, None, target)
+
+
+def eye(
+    n_rows: int,
+    n_cols: int | None = None,
+    /,
+    *,
+    k: int = 0,
+    dtype: Any = None,
+    device: Device | str | None = None,
+) -> Array:
+    """A 2-D array with ones on the ``k``-th diagonal and zeros elsewhere.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.eye(2, 3, k=1, dtype=ca.int8)
+    cowarray.Array([[0, 1, 0],
+                    [0, 0, 1]], dtype=int8)
+    """
+    (rows,) = normalize_shape(n_rows, "n_rows")
+    (cols,) = normalize_shape(rows if n_cols is None else n_cols, "n_cols")
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise TypeError(f"k must be an integer, got {type(k).__name__}")
+    target = _device_or_default(device)
+    data = target.backend.xp.eye(rows, cols, k=k, dtype=_dtype_or_none(dtype) or DEFAULT_FLOAT)
+    return new_array(data, None, target)
+
+
+def meshgrid(*arrays: Array, indexing: Literal["xy", "ij"] = "xy") -> tuple[Array, ...]:
+    """Coordinate matrices from 1-D coordinate vectors.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> xs, ys = ca.meshgrid(ca.arange(3), ca.arange(2))
+    >>> xs
+    cowarray.Array([[0, 1, 2],
+                    [0, 1, 2]], dtype=int64)
+    """
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"indexing must be 'xy' or 'ij', got {indexing!r}")
+    for position, array in enumerate(arrays):
+        require_array(array, f"arrays[{position}]", "meshgrid")
+        if array.ndim != 1:
+            raise ValueError(
+                f"meshgrid takes 1-D arrays, arrays[{position}] has shape {array.shape}"
+            )
+    if not arrays:
+        return ()
+    device = common_device(*arrays)
+    dtype = arrays[0].dtype
+    for array in arrays[1:]:
+        dtype = promote(dtype, array.dtype)
+    grids = device.backend.xp.meshgrid(
+        *(a._data.astype(dtype, copy=False) for a in arrays), indexing=indexing
+    )
+    return tuple(wrap(device.backend.copy(g), device) for g in grids)
+
+
+def _triangle(name: str, x: Array, k: int) -> Array:
+    require_array(x, "x", name)
+    if x.ndim < 2:
+        raise ValueError(f"{name} needs an array with at least 2 dimensions, got shape {x.shape}")
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise TypeError(f"k must be an integer, got {type(k).__name__}")
+    return wrap(getattr(x._device.backend.xp, name)(x._data, k=k), x._device)
+
+
+def tril(x: Array, /, *, k: int = 0) -> Array:
+    """The lower triangle of ``x`` (its last two axes); above diagonal ``k`` is zero.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.tril(ca.ones((2, 2), dtype=ca.int8))
+    cowarray.Array([[1, 0],
+                    [1, 1]], dtype=int8)
+    """
+    return _triangle("tril", x, k)
+
+
+def triu(x: Array, /, *, k: int = 0) -> Array:
+    """The upper triangle of ``x`` (its last two axes); below diagonal ``k`` is zero.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.triu(ca.ones((2, 2), dtype=ca.int8))
+    cowarray.Array([[1, 1],
+                    [0, 1]], dtype=int8)
+    """
+    return _triangle("triu", x, k)

@@ -1,0 +1,107 @@
+"""Seeing copy-on-write: which arrays share a buffer, and in what state.
+
+Everything here reads the core's records; nothing changes them, and nothing
+here runs on the hot path unless someone is looking.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from . import _cow
+from ._array import Array
+
+__all__ = ["CowInfo", "cow_info", "shares_buffer"]
+
+
+@dataclass(frozen=True)
+class CowInfo:
+    """What copy-on-write knows about one array's buffer.
+
+    Attributes
+    ----------
+    holders : int
+        Arrays and live NumPy exports that share the buffer (this one included).
+    state : {"private", "shared", "exposed", "foreign"}
+        ``private``: only this array; ``shared``: several holders, a write
+        copies; ``exposed``: a DLPack consumer may write it; ``foreign``:
+        imported memory its producer may write.
+    nbytes : int
+        Size of the whole buffer in bytes (this array may view only part).
+    buffer_id : int
+        A stable id for the buffer, never reused in this process.
+    view_nbytes : int
+        Bytes this array views: what a write would copy if the buffer is shared.
+    """
+
+    holders: int
+    state: Literal["private", "shared", "exposed", "foreign"]
+    nbytes: int
+    buffer_id: int
+    view_nbytes: int
+
+
+def _require(x: object, name: str, function: str) -> Array:
+    if type(x) is not Array:
+        raise TypeError(f"{function}: {name} must be a cowarray Array, got {type(x).__name__}")
+    return x
+
+
+def cow_info(x: Array, /) -> CowInfo:
+    """Describe the buffer behind ``x``: holders, state, size and a stable id.
+
+    Parameters
+    ----------
+    x : Array
+
+    Returns
+    -------
+    CowInfo
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> x = ca.zeros(1000)
+    >>> y = x[:10]
+    >>> info = ca.cow_info(y)
+    >>> info.holders, info.state, info.nbytes, info.view_nbytes
+    (2, 'shared', 8000, 80)
+    >>> del x
+    >>> ca.cow_info(y).state
+    'private'
+    """
+    array = _require(x, "x", "cow_info")
+    _cow.attach(array)
+    # Count before binding the record to a local, which would add a reference.
+    holders = _cow.holder_count(array)
+    state = _cow.state_of(array)
+    buf = array._buf
+    assert buf is not None
+    return CowInfo(
+        holders=holders,
+        state=state,  # type: ignore[arg-type]
+        nbytes=buf.nbytes,
+        buffer_id=buf.id,
+        view_nbytes=int(array._data.nbytes),
+    )
+
+
+def shares_buffer(a: Array, b: Array, /) -> bool:
+    """Whether ``a`` and ``b`` are holders of the same buffer.
+
+    Sharing is invisible to values (a write to one never changes the other);
+    this tells whether a write would have to copy.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> x = ca.arange(6)
+    >>> ca.shares_buffer(x, x[::2])
+    True
+    >>> ca.shares_buffer(x, x + 0)
+    False
+    """
+    first = _require(a, "a", "shares_buffer")
+    second = _require(b, "b", "shares_buffer")
+    return first._buf is not None and first._buf is second._buf
