@@ -77,9 +77,15 @@ from ._ops.statistical import max as max
 from ._ops.statistical import mean as mean
 from ._ops.statistical import min as min
 from ._ops.statistical import sum as sum
+from .debug import CopyWarning as CopyWarning
 from .debug import CowInfo as CowInfo
+from .debug import copy_counters as copy_counters
 from .debug import cow_info as cow_info
+from .debug import reset_copy_counters as reset_copy_counters
 from .debug import shares_buffer as shares_buffer
+from .debug import sharing_picture as sharing_picture
+from .debug import trace as trace
+from .debug import warn_on_copy as warn_on_copy
 
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"

@@ -2,6 +2,12 @@
 
 Everything here reads the core's records; nothing changes them, and nothing
 here runs on the hot path unless someone is looking.
+
+* :func:`cow_info`, :func:`shares_buffer`: one array, one pair.
+* :func:`trace`: every share, copy, takeover, export and import in a block.
+* :func:`copy_counters`, :func:`reset_copy_counters`: process-wide totals.
+* :func:`warn_on_copy`: a :class:`CopyWarning` for copies above a size.
+* :func:`sharing_picture`: which arrays share which buffers (text, SVG, dot).
 """
 
 from __future__ import annotations
@@ -11,8 +17,32 @@ from typing import Literal
 
 from . import _cow
 from ._array import Array
+from ._observe import CopyCounters as CopyCounters
+from ._observe import CopyWarning as CopyWarning
+from ._observe import Trace as Trace
+from ._observe import TraceEvent as TraceEvent
+from ._observe import copy_counters as copy_counters
+from ._observe import reset_copy_counters as reset_copy_counters
+from ._observe import trace as trace
+from ._observe import warn_on_copy as warn_on_copy
+from ._picture import SharingPicture as SharingPicture
+from ._picture import sharing_picture as sharing_picture
 
-__all__ = ["CowInfo", "cow_info", "shares_buffer"]
+__all__ = [
+    "CopyCounters",
+    "CopyWarning",
+    "CowInfo",
+    "SharingPicture",
+    "Trace",
+    "TraceEvent",
+    "copy_counters",
+    "cow_info",
+    "reset_copy_counters",
+    "shares_buffer",
+    "sharing_picture",
+    "trace",
+    "warn_on_copy",
+]
 
 
 @dataclass(frozen=True)

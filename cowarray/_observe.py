@@ -1,0 +1,491 @@
+"""Watching the core: trace(), copy counters and copy warnings.
+
+The core calls ``_cow.observer.record(kind, holder, buffer, nbytes)`` only
+while ``_cow.observer`` is not None, and this module sets it only while a
+:func:`trace` is recording or :func:`warn_on_copy` is on. Nobody looking means
+``_cow.observer is None``: the hot paths pay that one test and nothing else.
+
+The observer never keeps a holder or a buffer: it turns each event into a
+:class:`TraceEvent` (ids, shapes, numbers) at once, because holders are
+counted by reference count and a kept reference would count as a holder.
+
+Traces and the warning switch are process-wide: a trace records the events of
+every thread (each event names its thread), and nested traces each record
+every event that happens while they are open.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import warnings
+from dataclasses import dataclass
+from types import FrameType, TracebackType
+from typing import Any
+
+from . import _cow
+
+__all__ = [
+    "CopyCounters",
+    "CopyWarning",
+    "Trace",
+    "TraceEvent",
+    "copy_counters",
+    "reset_copy_counters",
+    "trace",
+    "warn_on_copy",
+]
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+class CopyWarning(UserWarning):
+    """Issued by :func:`warn_on_copy` when a write copies a shared buffer."""
+
+
+@dataclass(frozen=True, slots=True)
+class TraceEvent:
+    """One thing the copy-on-write core did, as :func:`trace` records it.
+
+    Attributes
+    ----------
+    kind : str
+        ``"share"`` (a lazy clone, view or NumPy export joined a buffer),
+        ``"materialize"`` (a write copied its region out of a shared buffer),
+        ``"takeover"`` (the last holder wrote in place), ``"export"``,
+        ``"import"`` or ``"exposure_end"`` (DLPack).
+    nbytes : int
+        Bytes copied (``materialize``), else the bytes the event reports (0
+        for ``share`` and ``takeover``).
+    shape : tuple of int or None
+        The region concerned: the shape of the array that acted (for
+        ``materialize``, the region that was copied).
+    dtype : str or None
+        That array's dtype.
+    buffer_id : int or None
+        The stable id of the buffer concerned (for ``materialize``, the one
+        copied from; None when the writer had no sharing record).
+    new_buffer_id : int or None
+        For ``materialize``: the id of the new buffer the writer now holds.
+    filename, lineno : str, int
+        Where in the user's code (outside cowarray) the event happened.
+    thread : str
+        The name of the thread it happened in.
+    """
+
+    kind: str
+    nbytes: int
+    shape: tuple[int, ...] | None
+    dtype: str | None
+    buffer_id: int | None
+    new_buffer_id: int | None
+    filename: str
+    lineno: int
+    thread: str
+
+    @property
+    def where(self) -> str:
+        """``file:line`` of the user code, with the file's base name."""
+        name = self.filename
+        # doctest names each example "<doctest module.name[N]>"; the line is
+        # counted within the example, so the name adds nothing readable.
+        name = "<doctest>" if name.startswith("<doctest ") else os.path.basename(name)
+        return f"{name}:{self.lineno}"
+
+
+def _user_frame() -> tuple[FrameType | None, int]:
+    """The first frame outside the cowarray package and its warnings stacklevel.
+
+    The level counts from this function's caller: 1 is the caller itself.
+    """
+    frame: FrameType | None = sys._getframe(1)
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+        level += 1
+    return frame, level
+
+
+def _make_event(kind: str, holder: Any, buffer: _cow.Buffer | None, nbytes: int) -> TraceEvent:
+    frame, _ = _user_frame()
+    data = getattr(holder, "_data", None)
+    shape = tuple(int(n) for n in data.shape) if data is not None else None
+    dtype = str(data.dtype) if data is not None else None
+    new_id = None
+    if kind == "materialize" and data is not None:
+        # The writer now holds the copy; ids belong to the memory's owner, so
+        # this is the id its record will show if it is ever shared.
+        new_id = _cow._stable_id(holder._device.backend.memory_owner(data))
+    return TraceEvent(
+        kind=kind,
+        nbytes=nbytes,
+        shape=shape,
+        dtype=dtype,
+        buffer_id=buffer.id if buffer is not None else None,
+        new_buffer_id=new_id,
+        filename=frame.f_code.co_filename if frame is not None else "<unknown>",
+        lineno=frame.f_lineno if frame is not None else 0,
+        thread=threading.current_thread().name,
+    )
+
+
+# -- the one observer, installed only while someone looks -------------------
+
+_state_lock = threading.Lock()
+_active: tuple[Trace, ...] = ()
+_warn_threshold: int | None = None
+
+
+class _Dispatcher:
+    """The object the core sees as ``_cow.observer``: fans events out."""
+
+    __slots__ = ()
+
+    def record(self, kind: str, holder: Any, buffer: _cow.Buffer | None, nbytes: int) -> None:
+        traces = _active
+        threshold = _warn_threshold
+        warn = kind == "materialize" and threshold is not None and nbytes >= threshold
+        if not traces and not warn:
+            return
+        event = _make_event(kind, holder, buffer, nbytes)
+        for recording in traces:
+            recording._add(event)
+        if warn:
+            _warn(event)
+
+
+_DISPATCHER = _Dispatcher()
+
+
+def _refresh_observer() -> None:
+    # Called with _state_lock held.
+    looking = bool(_active) or _warn_threshold is not None
+    _cow.observer = _DISPATCHER if looking else None
+
+
+def _warn(event: TraceEvent) -> None:
+    _, level = _user_frame()
+    source = f"buffer #{event.buffer_id}" if event.buffer_id is not None else "its buffer"
+    warnings.warn(
+        f"cowarray copied {event.nbytes} bytes (region {event.shape}, {event.dtype}) "
+        f"out of {source} before a write, because others still hold it",
+        CopyWarning,
+        stacklevel=level,
+    )
+
+
+# -- trace ---------------------------------------------------------------------
+
+
+class Trace:
+    """The events recorded by :func:`trace`, with counters and a table.
+
+    Use it as a context manager (``with cowarray.trace() as t:``); it records
+    while inside the block and keeps its events afterwards. It holds no
+    reference to any array or buffer.
+    """
+
+    def __init__(self) -> None:
+        self._events: list[TraceEvent] = []
+        self._lock = threading.Lock()
+        self._recording = False
+
+    def _add(self, event: TraceEvent) -> None:
+        with self._lock:
+            self._events.append(event)
+
+    def __enter__(self) -> Trace:
+        global _active
+        with _state_lock:
+            if self._recording:
+                raise RuntimeError("this trace is already recording")
+            self._recording = True
+            _active = (*_active, self)
+            _refresh_observer()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        global _active
+        with _state_lock:
+            self._recording = False
+            _active = tuple(t for t in _active if t is not self)
+            _refresh_observer()
+
+    @property
+    def events(self) -> tuple[TraceEvent, ...]:
+        """Every event recorded so far, oldest first."""
+        with self._lock:
+            return tuple(self._events)
+
+    @property
+    def copies(self) -> int:
+        """How many materializing copies were recorded."""
+        return self.count("materialize")
+
+    @property
+    def bytes_copied(self) -> int:
+        """Bytes copied by those materializations."""
+        return sum(e.nbytes for e in self.events if e.kind == "materialize")
+
+    def count(self, kind: str) -> int:
+        """How many events of ``kind`` (``"share"``, ``"materialize"``, ...)."""
+        return sum(1 for e in self.events if e.kind == kind)
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def __repr__(self) -> str:
+        return f"<cowarray trace: {self._summary()}>"
+
+    def _summary(self) -> str:
+        n = len(self)
+        copies = self.copies
+        return (
+            f"{n} event{'' if n == 1 else 's'}, {copies} cop{'y' if copies == 1 else 'ies'}, "
+            f"{self.bytes_copied} bytes copied"
+        )
+
+    def __str__(self) -> str:
+        """A table: one line per event, buffers lettered in order of appearance."""
+        events = self.events
+        labels: dict[int, str] = {}
+
+        def label(buffer_id: int | None) -> str:
+            if buffer_id is None:
+                return "-"
+            if buffer_id not in labels:
+                labels[buffer_id] = buffer_letter(len(labels))
+            return labels[buffer_id]
+
+        rows = [("#", "event", "bytes", "region", "dtype", "buffer", "where")]
+        for number, e in enumerate(events, 1):
+            buffer = label(e.buffer_id)
+            if e.new_buffer_id is not None:
+                buffer += " -> " + label(e.new_buffer_id)
+            region = "-" if e.shape is None else str(e.shape)
+            rows.append(
+                (str(number), e.kind, str(e.nbytes), region, e.dtype or "-", buffer, e.where)
+            )
+        widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+        right = {0, 2}  # numbers align right
+        lines = [
+            "  ".join(
+                cell.rjust(w) if i in right else cell.ljust(w)
+                for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+            ).rstrip()
+            for row in rows
+        ]
+        lines.append(self._summary())
+        return "\n".join(lines)
+
+
+def buffer_letter(n: int) -> str:
+    """``A``, ``B``, ..., ``Z``, ``AA``, ``AB``, ...: a short name for the n-th buffer."""
+    letters = ""
+    n += 1
+    while n:
+        n, rest = divmod(n - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def trace() -> Trace:
+    """Record every copy-on-write event inside a ``with`` block.
+
+    Records lazy clones and views joining a buffer (``share``), copies made
+    by writes (``materialize``: bytes and region), writes by the last holder
+    (``takeover``), DLPack ``export``, ``import`` and ``exposure_end``, each
+    with the file and line of your code that caused it.
+
+    Returns
+    -------
+    Trace
+        A context manager; after (and during) the block, ``t.events``,
+        ``t.copies``, ``t.bytes_copied`` and ``str(t)``, a table in which
+        buffers are lettered in order of appearance (``event.buffer_id``
+        holds the process-wide id that :func:`cow_info` shows).
+
+    Notes
+    -----
+    Tracing is process-wide: a trace records every thread's events (each
+    names its thread), and nested traces all record the events inside them.
+    Without an open trace or :func:`warn_on_copy`, nothing is recorded and
+    the core pays one ``is None`` test.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> x = ca.zeros(1000)
+    >>> with ca.trace() as t:
+    ...     y = ca.lazy_clone(x)
+    ...     y[:10] = 1.0
+    >>> t.copies, t.bytes_copied
+    (1, 8000)
+    >>> print(t)
+    #  event        bytes  region   dtype    buffer  where
+    1  share            0  (1000,)  float64  A       <doctest>:2
+    2  materialize   8000  (1000,)  float64  A -> B  <doctest>:3
+    2 events, 1 copy, 8000 bytes copied
+    """
+    return Trace()
+
+
+# -- counters --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CopyCounters:
+    """Process-wide totals of copies made by writes to shared buffers.
+
+    Attributes
+    ----------
+    copies : int
+        Materializations since start-up or the last reset.
+    bytes_copied : int
+        Bytes they copied.
+    """
+
+    copies: int
+    bytes_copied: int
+
+
+def copy_counters() -> CopyCounters:
+    """How many copies writes have made, and how many bytes, in this process.
+
+    Always counting, whether or not anyone traces. Reset with
+    :func:`reset_copy_counters`.
+
+    Returns
+    -------
+    CopyCounters
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> _ = ca.reset_copy_counters()
+    >>> x = ca.zeros(100)
+    >>> y = x[:10]
+    >>> y[0] = 1.0
+    >>> ca.copy_counters()
+    CopyCounters(copies=1, bytes_copied=80)
+    """
+    counters = _cow.COUNTERS
+    with _cow._counter_lock:
+        return CopyCounters(counters.copies, counters.bytes_copied)
+
+
+def reset_copy_counters() -> CopyCounters:
+    """Set the copy counters to zero; returns their values just before.
+
+    Returns
+    -------
+    CopyCounters
+        The totals that were reset.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> x = ca.zeros(4)
+    >>> y = ca.lazy_clone(x)
+    >>> y[0] = 1.0
+    >>> ca.reset_copy_counters().copies >= 1
+    True
+    >>> ca.copy_counters()
+    CopyCounters(copies=0, bytes_copied=0)
+    """
+    counters = _cow.COUNTERS
+    with _cow._counter_lock:
+        before = CopyCounters(counters.copies, counters.bytes_copied)
+        counters.copies = 0
+        counters.bytes_copied = 0
+    return before
+
+
+# -- warnings ----------------------------------------------------------------------
+
+
+class _WarningSwitch:
+    """Restores the previous warn_on_copy setting when its block ends."""
+
+    __slots__ = ("_previous", "min_bytes")
+
+    def __init__(self, min_bytes: int | None, previous: int | None) -> None:
+        self.min_bytes = min_bytes
+        self._previous = previous
+
+    def __enter__(self) -> _WarningSwitch:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        _set_threshold(self._previous)
+
+    def __repr__(self) -> str:
+        return f"warn_on_copy(min_bytes={self.min_bytes!r})"
+
+
+def _set_threshold(min_bytes: int | None) -> int | None:
+    global _warn_threshold
+    with _state_lock:
+        previous = _warn_threshold
+        _warn_threshold = min_bytes
+        _refresh_observer()
+    return previous
+
+
+def warn_on_copy(min_bytes: int | None = 0) -> _WarningSwitch:
+    """Issue a :class:`CopyWarning` for every write that copies ``min_bytes`` or more.
+
+    Works as a global switch (call it) and as a context manager (``with``),
+    like ``torch.set_grad_enabled``: the call turns warnings on at once, and
+    leaving the ``with`` block restores the previous setting.
+
+    Parameters
+    ----------
+    min_bytes : int or None, default 0
+        The smallest copy, in bytes, that warns (0: every copy). None turns
+        the warnings off.
+
+    Returns
+    -------
+    context manager
+        Use it in a ``with`` statement to limit the setting to a block.
+
+    Notes
+    -----
+    The warning points at the line of your code that wrote. The setting is
+    process-wide (all threads). If warnings are turned into errors, the error
+    is raised after the write has happened.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import cowarray as ca
+    >>> x = ca.zeros(1000)
+    >>> y = ca.lazy_clone(x)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     with ca.warn_on_copy(min_bytes=1024):
+    ...         y[0] = 1.0
+    >>> print(caught[0].message)  # doctest: +ELLIPSIS
+    cowarray copied 8000 bytes (region (1000,), float64) out of buffer #... before a write,
+    because others still hold it
+    """
+    if min_bytes is not None:
+        if isinstance(min_bytes, bool) or not isinstance(min_bytes, int):
+            raise TypeError(
+                f"warn_on_copy: min_bytes must be an int or None, got {type(min_bytes).__name__}"
+            )
+        if min_bytes < 0:
+            raise ValueError(f"warn_on_copy: min_bytes must be >= 0, got {min_bytes}")
+    return _WarningSwitch(min_bytes, _set_threshold(min_bytes))

@@ -1,0 +1,256 @@
+"""A picture of sharing: which arrays hold which buffer, as text, SVG or dot.
+
+The picture is a snapshot: names, shapes and numbers taken when it is made.
+It keeps no reference to the arrays (a kept reference would count as a
+holder). SVG is written by hand, so nothing heavy is imported.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from . import _cow
+from ._array import Array
+from ._observe import buffer_letter
+
+__all__ = ["PictureArray", "PictureBuffer", "SharingPicture", "sharing_picture"]
+
+# Fill colours of buffer boxes, by state (the legend names them).
+_STATE_COLOURS = {
+    "private": "#e8f5e9",
+    "shared": "#e3f2fd",
+    "exposed": "#fff3e0",
+    "foreign": "#f3e5f5",
+}
+
+
+@dataclass(frozen=True)
+class PictureArray:
+    """One array in a :class:`SharingPicture`."""
+
+    name: str
+    shape: tuple[int, ...]
+    dtype: str
+    view_nbytes: int
+    buffer: str  #: the label of the buffer it views
+
+
+@dataclass(frozen=True)
+class PictureBuffer:
+    """One buffer in a :class:`SharingPicture`.
+
+    ``holders`` counts every holder (arrays not in the picture and NumPy
+    exports too); ``arrays`` names those in the picture.
+    """
+
+    label: str
+    buffer_id: int
+    state: str
+    holders: int
+    nbytes: int
+    arrays: tuple[str, ...]
+
+
+class SharingPicture:
+    """Which of a set of arrays share which buffers (see :func:`sharing_picture`).
+
+    ``str()`` gives a text form; in a notebook it displays as SVG
+    (:meth:`to_svg`); :meth:`to_dot` gives Graphviz source.
+    """
+
+    def __init__(self, arrays: Sequence[PictureArray], buffers: Sequence[PictureBuffer]) -> None:
+        self.arrays: tuple[PictureArray, ...] = tuple(arrays)
+        self.buffers: tuple[PictureBuffer, ...] = tuple(buffers)
+
+    def __str__(self) -> str:
+        by_name = {a.name: a for a in self.arrays}
+        width = max((len(a.name) for a in self.arrays), default=0)
+        lines = []
+        for buf in self.buffers:
+            lines.append(f"buffer {buf.label}: {_describe(buf)}")
+            for name in buf.arrays:
+                a = by_name[name]
+                lines.append(
+                    f"  {name.ljust(width)}  {a.shape} {a.dtype}, views {a.view_nbytes} bytes"
+                )
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+    def to_dot(self) -> str:
+        """Graphviz source: arrays on the left, buffers on the right."""
+        lines = ["digraph sharing {", "  rankdir=LR;", "  node [fontname=monospace];"]
+        for a in self.arrays:
+            label = f"{a.name}\\n{a.shape} {a.dtype}"
+            lines.append(f"  {_dot_id('array', a.name)} [shape=box, label={_dot_string(label)}];")
+        for buf in self.buffers:
+            label = f"buffer {buf.label}\\n{_describe(buf)}"
+            colour = _STATE_COLOURS.get(buf.state, "#ffffff")
+            lines.append(
+                f"  {_dot_id('buffer', buf.label)} [shape=cylinder, style=filled, "
+                f'fillcolor="{colour}", label={_dot_string(label)}];'
+            )
+        for a in self.arrays:
+            lines.append(f"  {_dot_id('array', a.name)} -> {_dot_id('buffer', a.buffer)};")
+        lines.append("}")
+        return "\n".join(lines)
+
+    def to_svg(self) -> str:
+        """An SVG drawing: arrays on the left, arrows to the buffers they view."""
+        row, box_h, left_w, right_w, gap = 56, 40, 220, 280, 90
+        rows = max(len(self.arrays), len(self.buffers), 1)
+        width = 20 + left_w + gap + right_w + 20
+        height = 20 + rows * row + 30
+        parts = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" font-family="monospace" font-size="12">',
+            '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" '
+            'markerWidth="8" markerHeight="8" orient="auto-start-reverse">'
+            '<path d="M 0 0 L 10 5 L 0 10 z" fill="#555"/></marker></defs>',
+        ]
+        buffer_y = {b.label: 20 + i * row for i, b in enumerate(self.buffers)}
+        right_x = 20 + left_w + gap
+        for i, a in enumerate(self.arrays):
+            y = 20 + i * row
+            parts.append(
+                f'<g class="array"><title>{_esc(a.name)}: views {a.view_nbytes} bytes</title>'
+                f'<rect x="20" y="{y}" width="{left_w}" height="{box_h}" rx="4" '
+                'fill="#ffffff" stroke="#333"/>'
+                f'<text x="28" y="{y + 16}" font-weight="bold">{_esc(a.name)}</text>'
+                f'<text x="28" y="{y + 32}">{_esc(f"{a.shape} {a.dtype}")}</text></g>'
+            )
+            target = buffer_y[a.buffer] + box_h / 2
+            parts.append(
+                f'<line x1="{20 + left_w}" y1="{y + box_h / 2}" x2="{right_x}" y2="{target}" '
+                'stroke="#555" marker-end="url(#arrow)"/>'
+            )
+        for b in self.buffers:
+            y = buffer_y[b.label]
+            colour = _STATE_COLOURS.get(b.state, "#ffffff")
+            parts.append(
+                f'<g class="buffer"><title>buffer id {b.buffer_id}</title>'
+                f'<rect x="{right_x}" y="{y}" width="{right_w}" height="{box_h}" rx="4" '
+                f'fill="{colour}" stroke="#333"/>'
+                f'<text x="{right_x + 8}" y="{y + 16}" font-weight="bold">'
+                f"buffer {_esc(b.label)} ({_esc(b.state)})</text>"
+                f'<text x="{right_x + 8}" y="{y + 32}">'
+                f"{_esc(_holders_text(b))}, {b.nbytes} bytes</text></g>"
+            )
+        legend = "  ".join(f"{state}" for state in _STATE_COLOURS)
+        parts.append(
+            f'<text x="20" y="{height - 10}" fill="#555">states: {_esc(legend)}</text></svg>'
+        )
+        return "".join(parts)
+
+
+def _holders_text(buf: PictureBuffer) -> str:
+    shown = len(buf.arrays)
+    text = f"{buf.holders} holder{'' if buf.holders == 1 else 's'}"
+    if buf.holders != shown:
+        text += f" ({shown} shown)"
+    return text
+
+
+def _describe(buf: PictureBuffer) -> str:
+    return f"{buf.state}, {_holders_text(buf)}, {buf.nbytes} bytes"
+
+
+def _esc(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def _dot_string(text: str) -> str:
+    return '"' + text.replace('"', '\\"') + '"'
+
+
+def _dot_id(kind: str, name: str) -> str:
+    return _dot_string(f"{kind}:{name}")
+
+
+def _buffer_facts(array: Array) -> tuple[int, str, int, int]:
+    """(buffer id, state, holders, nbytes) of ``array``'s buffer, changing nothing."""
+    if array._buf is None:
+        # No record: the array is the only holder of its memory.
+        backend = array._device.backend
+        owner = backend.memory_owner(array._data)
+        return _cow._stable_id(owner), "private", 1, backend.owner_nbytes(array._data)
+    # Count before binding the record to a local, which would add a reference.
+    holders = _cow.holder_count(array)
+    state = _cow.state_of(array)
+    return array._buf.id, state, holders, array._buf.nbytes
+
+
+def sharing_picture(
+    *arrays: Array, names: Sequence[str] | None = None, **named: Array
+) -> SharingPicture:
+    """Draw which of ``arrays`` share which buffer, with holders and states.
+
+    Parameters
+    ----------
+    *arrays : Array
+        Arrays to show, named by ``names`` (default ``a0``, ``a1``, ...).
+    names : sequence of str, optional
+        One name per positional array.
+    **named : Array
+        Arrays passed by name: ``sharing_picture(x=x, y=y)``.
+
+    Returns
+    -------
+    SharingPicture
+        ``print()`` it for text; a notebook shows it as SVG. Buffers are
+        lettered in order of first appearance; ``holders`` counts every
+        holder (arrays not shown and NumPy exports too). States: ``private``,
+        ``shared``, ``exposed`` (a DLPack consumer may write it) and
+        ``foreign`` (imported memory).
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> x = ca.zeros(1000)
+    >>> window = x[:10]
+    >>> z = x + 1
+    >>> print(ca.sharing_picture(x=x, window=window, z=z))
+    buffer A: shared, 2 holders, 8000 bytes
+      x       (1000,) float64, views 8000 bytes
+      window  (10,) float64, views 80 bytes
+    buffer B: private, 1 holder, 8000 bytes
+      z       (1000,) float64, views 8000 bytes
+    """
+    if names is None:
+        names = [f"a{i}" for i in range(len(arrays))]
+    elif isinstance(names, str) or len(names) != len(arrays):
+        raise ValueError(
+            f"sharing_picture: names must give one name per array ({len(arrays)}), got {names!r}"
+        )
+    entries = list(zip(names, arrays, strict=True)) + list(named.items())
+    seen_names: set[str] = set()
+    picture_arrays: list[PictureArray] = []
+    buffers: dict[int, PictureBuffer] = {}
+    for name, array in entries:
+        if type(array) is not Array:
+            raise TypeError(
+                f"sharing_picture: {name} must be a cowarray Array, got {type(array).__name__}"
+            )
+        if not isinstance(name, str) or name in seen_names:
+            raise ValueError(f"sharing_picture: names must be distinct strings, got {name!r}")
+        seen_names.add(name)
+        buffer_id, state, holders, nbytes = _buffer_facts(array)
+        buf = buffers.get(buffer_id)
+        if buf is None:
+            label = buffer_letter(len(buffers))
+            buf = PictureBuffer(label, buffer_id, state, holders, nbytes, ())
+        buffers[buffer_id] = PictureBuffer(
+            buf.label, buf.buffer_id, buf.state, buf.holders, buf.nbytes, (*buf.arrays, name)
+        )
+        data = array._data
+        shape = tuple(int(n) for n in data.shape)
+        picture_arrays.append(
+            PictureArray(name, shape, str(data.dtype), int(data.nbytes), buf.label)
+        )
+    return SharingPicture(picture_arrays, list(buffers.values()))
