@@ -1,0 +1,96 @@
+"""warn_on_copy: a CopyWarning at the user's line for copies at or above a size."""
+
+from __future__ import annotations
+
+import sys
+import warnings
+
+import pytest
+
+import cowarray as ca
+from cowarray import _cow
+
+
+def next_line() -> int:
+    return sys._getframe(1).f_lineno + 1
+
+
+def test_copy_warning_is_a_user_warning() -> None:
+    assert issubclass(ca.CopyWarning, UserWarning)
+
+
+def test_context_warns_at_the_line_that_wrote() -> None:
+    x = ca.zeros(1000)
+    y = ca.lazy_clone(x)
+    with ca.warn_on_copy(min_bytes=0), pytest.warns(ca.CopyWarning, match="8000 bytes") as rec:
+        line = next_line()
+        y[0] = 1.0
+    assert len(rec) == 1
+    assert (rec[0].filename, rec[0].lineno) == (__file__, line)
+    assert _cow.observer is None
+
+
+def test_copies_below_the_threshold_do_not_warn_and_at_it_do() -> None:
+    x = ca.zeros(1000)
+    with warnings.catch_warnings(record=True) as caught, ca.warn_on_copy(min_bytes=80):
+        warnings.simplefilter("always")
+        small = x[:9]
+        small[0] = 1.0  # 72 bytes
+        exact = x[:10]
+        exact[0] = 1.0  # 80 bytes
+    messages = [str(w.message) for w in caught if w.category is ca.CopyWarning]
+    assert len(messages) == 1
+    assert "copied 80 bytes (region (10,), float64)" in messages[0]
+
+
+def test_global_switch_stays_on_until_turned_off() -> None:
+    x = ca.zeros(10)
+    ca.warn_on_copy(1)
+    try:
+        for _ in range(2):
+            y = ca.lazy_clone(x)
+            with pytest.warns(ca.CopyWarning):
+                y[0] = 1.0
+    finally:
+        ca.warn_on_copy(None)
+    y = ca.lazy_clone(x)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        y[0] = 1.0
+    assert _cow.observer is None
+
+
+def test_leaving_the_block_restores_the_previous_setting() -> None:
+    x = ca.zeros(1000)
+    ca.warn_on_copy(10_000)
+    try:
+        with ca.warn_on_copy(0):
+            pass
+        y = ca.lazy_clone(x)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            y[0] = 1.0  # 8000 < 10_000: the outer setting is back
+    finally:
+        ca.warn_on_copy(None)
+
+
+def test_warnings_and_a_trace_work_together() -> None:
+    x = ca.zeros(10)
+    with ca.trace() as t, ca.warn_on_copy(0), pytest.warns(ca.CopyWarning):
+        y = ca.lazy_clone(x)
+        y[0] = 1.0
+    assert t.copies == 1
+    assert _cow.observer is None
+
+
+@pytest.mark.parametrize("bad", [1.5, "10", True])
+def test_min_bytes_of_the_wrong_kind_is_a_type_error(bad: object) -> None:
+    with pytest.raises(TypeError, match="min_bytes"):
+        ca.warn_on_copy(bad)  # type: ignore[arg-type]
+    assert _cow.observer is None
+
+
+def test_negative_min_bytes_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match="min_bytes"):
+        ca.warn_on_copy(-1)
+    assert _cow.observer is None

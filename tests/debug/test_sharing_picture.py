@@ -1,0 +1,113 @@
+"""sharing_picture: who shares which buffer, as text, SVG and dot."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+import cowarray as ca
+from cowarray import _cow
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def known_set() -> tuple[ca.Array, ca.Array, ca.Array, ca.Array]:
+    x = ca.zeros(1000)
+    clone = ca.lazy_clone(x)
+    window = x[:10]
+    fresh = x + 1
+    return x, clone, window, fresh
+
+
+def test_text_groups_arrays_by_buffer_with_states_and_holders() -> None:
+    x, clone, window, fresh = known_set()
+    picture = ca.sharing_picture(x, clone, window, fresh, names=["x", "clone", "window", "fresh"])
+    assert str(picture) == (
+        "buffer A: shared, 3 holders, 8000 bytes\n"
+        "  x       (1000,) float64, views 8000 bytes\n"
+        "  clone   (1000,) float64, views 8000 bytes\n"
+        "  window  (10,) float64, views 80 bytes\n"
+        "buffer B: private, 1 holder, 8000 bytes\n"
+        "  fresh   (1000,) float64, views 8000 bytes"
+    )
+
+
+def test_holders_outside_the_picture_are_counted_and_said_to_be_hidden() -> None:
+    x = ca.zeros(4)
+    export = np.asarray(x)
+    picture = ca.sharing_picture(x=x)
+    assert str(picture).splitlines()[0] == "buffer A: shared, 2 holders (1 shown), 32 bytes"
+    assert export[0] == 0.0
+
+
+def test_picture_keeps_no_holder_alive_and_changes_no_state() -> None:
+    x = ca.zeros(4)
+    y = ca.lazy_clone(x)
+    picture = ca.sharing_picture(x=x, y=y)
+    del y
+    assert ca.cow_info(x).holders == 1
+    assert picture.buffers[0].holders == 2
+    fresh = ca.ones(3)
+    ca.sharing_picture(fresh=fresh)
+    assert fresh._buf is None  # no sharing record was created just to look
+
+
+def test_foreign_and_exposed_buffers_are_named_by_state() -> None:
+    foreign = ca.asarray(np.arange(3.0), copy=False)
+    exposed = ca.zeros(2)
+    record = _cow.attach(exposed)
+    record.expose()
+    try:
+        picture = ca.sharing_picture(foreign=foreign, exposed=exposed)
+    finally:
+        record.release()
+    assert [(b.label, b.state) for b in picture.buffers] == [("A", "foreign"), ("B", "exposed")]
+
+
+def test_svg_is_well_formed_with_a_box_per_array_and_buffer_and_an_arrow_per_array() -> None:
+    x, clone, window, fresh = known_set()
+    picture = ca.sharing_picture(x=x, clone=clone, window=window, fresh=fresh)
+    svg = picture._repr_svg_()
+    root = ET.fromstring(svg)
+    groups = root.findall(f"{SVG}g")
+    assert [g.get("class") for g in groups] == ["array"] * 4 + ["buffer"] * 2
+    assert len(root.findall(f"{SVG}line")) == 4
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert {"x", "clone", "window", "fresh"} <= set(texts)
+    assert "buffer A (shared)" in texts and "buffer B (private)" in texts
+    assert "3 holders, 8000 bytes" in texts
+
+
+def test_svg_escapes_names() -> None:
+    x = ca.zeros(1)
+    root = ET.fromstring(ca.sharing_picture(x, names=["<a & b>"]).to_svg())
+    assert "<a & b>" in [t.text for t in root.iter(f"{SVG}text")]
+
+
+def test_dot_has_an_edge_from_each_array_to_its_buffer() -> None:
+    x, _clone, window, fresh = known_set()
+    dot = ca.sharing_picture(x=x, window=window, fresh=fresh).to_dot()
+    assert dot.startswith("digraph sharing {")
+    edges = [line.strip() for line in dot.splitlines() if "->" in line]
+    assert edges == [
+        '"array:x" -> "buffer:A";',
+        '"array:window" -> "buffer:A";',
+        '"array:fresh" -> "buffer:B";',
+    ]
+
+
+def test_default_names_number_the_positional_arrays() -> None:
+    a, b = ca.zeros(1), ca.zeros(1)
+    assert [entry.name for entry in ca.sharing_picture(a, b).arrays] == ["a0", "a1"]
+
+
+def test_bad_arguments_are_refused() -> None:
+    x = ca.zeros(1)
+    with pytest.raises(ValueError, match="names"):
+        ca.sharing_picture(x, names=["x", "y"])
+    with pytest.raises(ValueError, match="distinct"):
+        ca.sharing_picture(x, names=["x"], x=x)
+    with pytest.raises(TypeError, match="y must be a cowarray Array"):
+        ca.sharing_picture(y=np.zeros(1))  # type: ignore[arg-type]

@@ -1,0 +1,179 @@
+"""trace(): exactly the expected events, bytes, regions, buffers and source lines."""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import cowarray as ca
+from cowarray import _cow
+
+
+def next_line() -> int:
+    """The line after the caller's: mark the statement a test expects an event at."""
+    return sys._getframe(1).f_lineno + 1
+
+
+def summary(t: ca.debug.Trace) -> list[tuple[str, int, tuple[int, ...] | None]]:
+    return [(e.kind, e.nbytes, e.shape) for e in t.events]
+
+
+def test_clone_then_write_records_a_share_and_a_copy_of_the_whole_buffer() -> None:
+    x = ca.zeros(1000)
+    with ca.trace() as t:
+        clone_line = next_line()
+        y = ca.lazy_clone(x)
+        write_line = next_line()
+        y[0] = 1.0
+    assert summary(t) == [("share", 0, (1000,)), ("materialize", 8000, (1000,))]
+    share, copy = t.events
+    assert (share.filename, share.lineno) == (__file__, clone_line)
+    assert (copy.filename, copy.lineno) == (__file__, write_line)
+    assert share.buffer_id == copy.buffer_id == ca.cow_info(x).buffer_id
+    assert copy.new_buffer_id == ca.cow_info(y).buffer_id != copy.buffer_id
+    assert (t.copies, t.bytes_copied, len(t)) == (1, 8000, 2)
+
+
+def test_slice_write_records_a_copy_of_the_slice_region_only() -> None:
+    x = ca.zeros(1_000_000)
+    with ca.trace() as t:
+        window = x[500:510]
+        write_line = next_line()
+        window[0] = 1.0
+    assert summary(t) == [("share", 0, (1_000_000,)), ("materialize", 80, (10,))]
+    assert t.events[1].lineno == write_line
+    assert t.events[1].dtype == "float64"
+    assert t.bytes_copied == 80
+
+
+def test_last_holder_write_records_a_takeover_and_no_copy() -> None:
+    x = ca.zeros(100)
+    y = ca.lazy_clone(x)
+    del y
+    with ca.trace() as t:
+        write_line = next_line()
+        x[0] = 1.0
+        x[1] = 2.0  # no record any more: nothing to see
+    assert summary(t) == [("takeover", 0, (100,))]
+    assert t.events[0].lineno == write_line
+    assert (t.copies, t.bytes_copied) == (0, 0)
+
+
+def test_numpy_export_records_a_share_and_the_write_after_it_copies() -> None:
+    x = ca.arange(10, dtype=ca.int32)
+    with ca.trace() as t:
+        export_line = next_line()
+        view = np.asarray(x)
+        write_line = next_line()
+        x[0] = 5
+    assert summary(t) == [("share", 0, (10,)), ("materialize", 40, (10,))]
+    assert [e.lineno for e in t.events] == [export_line, write_line]
+    assert view[0] == 0
+
+
+def test_private_array_writes_record_nothing() -> None:
+    x = ca.zeros(10)
+    with ca.trace() as t:
+        x[0] = 1.0
+        x += 1.0
+        _ = x + x
+    assert t.events == ()
+    assert str(t).splitlines()[-1] == "0 events, 0 copies, 0 bytes copied"
+
+
+def test_table_has_one_row_per_event_with_lettered_buffers_and_the_user_line() -> None:
+    x = ca.zeros(1000)
+    with ca.trace() as t:
+        y = x[:10]
+        line = next_line()
+        y[0] = 1.0
+    rows = str(t).splitlines()
+    assert rows[0].split() == ["#", "event", "bytes", "region", "dtype", "buffer", "where"]
+    assert rows[2].split() == [
+        "2",
+        "materialize",
+        "80",
+        "(10,)",
+        "float64",
+        "A",
+        "->",
+        "B",
+        f"test_trace.py:{line}",
+    ]
+    assert rows[-1] == "2 events, 1 copy, 80 bytes copied"
+    assert repr(t) == "<cowarray trace: 2 events, 1 copy, 80 bytes copied>"
+
+
+def test_nested_traces_each_record_the_events_inside_them() -> None:
+    x = ca.zeros(10)
+    with ca.trace() as outer:
+        a = ca.lazy_clone(x)
+        with ca.trace() as inner:
+            b = ca.lazy_clone(x)
+        c = ca.lazy_clone(x)
+    assert (len(outer), len(inner)) == (3, 1)
+    assert (a.shape, b.shape, c.shape) == ((10,), (10,), (10,))
+
+
+def test_trace_records_events_of_other_threads_with_their_name() -> None:
+    x = ca.zeros(10)
+
+    def work() -> None:
+        y = ca.lazy_clone(x)
+        y[0] = 1.0
+
+    with ca.trace() as t:
+        worker = threading.Thread(target=work, name="worker-7")
+        worker.start()
+        worker.join()
+    assert [(e.kind, e.thread) for e in t.events] == [
+        ("share", "worker-7"),
+        ("materialize", "worker-7"),
+    ]
+
+
+def test_nobody_observes_outside_a_trace_even_after_an_error_inside() -> None:
+    assert _cow.observer is None
+    with pytest.raises(KeyError), ca.trace():
+        assert _cow.observer is not None
+        raise KeyError("boom")
+    assert _cow.observer is None
+
+
+def test_trace_keeps_no_holder_alive() -> None:
+    x = ca.zeros(10)
+    with ca.trace() as t:
+        y = ca.lazy_clone(x)
+        z = x[2:]
+    assert ca.cow_info(x).holders == 3
+    del y, z
+    assert ca.cow_info(x).holders == 1
+    assert len(t) == 2
+
+
+def test_events_after_the_block_are_not_recorded_and_a_trace_can_resume() -> None:
+    x = ca.zeros(10)
+    with ca.trace() as t:
+        _ = ca.lazy_clone(x)
+    _ = ca.lazy_clone(x)
+    assert len(t) == 1
+    with t:
+        _ = ca.lazy_clone(x)
+    assert t.count("share") == 2
+
+
+def test_entering_a_trace_that_is_recording_raises() -> None:
+    with ca.trace() as t, pytest.raises(RuntimeError, match="already recording"), t:
+        pass
+
+
+def test_foreign_read_only_write_records_takeover_then_copy() -> None:
+    source = np.arange(4.0)
+    source.flags.writeable = False
+    x = ca.asarray(source, copy=False)
+    with ca.trace() as t:
+        x[0] = 9.0
+    assert summary(t) == [("takeover", 0, (4,)), ("materialize", 32, (4,))]
