@@ -107,11 +107,18 @@ def _user_frame() -> tuple[FrameType | None, int]:
     return frame, level
 
 
+_dtype_names: dict[Any, str] = {}  # str(dtype) is slow; there are few dtypes
+
+
 def _make_event(kind: str, holder: Any, buffer: _cow.Buffer | None, nbytes: int) -> TraceEvent:
     frame, _ = _user_frame()
     data = getattr(holder, "_data", None)
-    shape = tuple(int(n) for n in data.shape) if data is not None else None
-    dtype = str(data.dtype) if data is not None else None
+    shape = dtype = None
+    if data is not None:
+        shape = tuple(data.shape)
+        dtype = _dtype_names.get(data.dtype)
+        if dtype is None:
+            dtype = _dtype_names[data.dtype] = str(data.dtype)
     new_id = None
     if kind == "materialize" and data is not None:
         # The writer now holds the copy; ids belong to the memory's owner, so
