@@ -175,8 +175,8 @@ def _warn(event: TraceEvent) -> None:
     _, level = _user_frame()
     source = f"buffer #{event.buffer_id}" if event.buffer_id is not None else "its buffer"
     warnings.warn(
-        f"cowarray copied {event.nbytes} bytes (region {event.shape}, {event.dtype}) "
-        f"out of {source} before a write, because others still hold it",
+        f"a write copied {event.nbytes} bytes (region {event.shape}, {event.dtype}) "
+        f"out of shared {source}",
         CopyWarning,
         stacklevel=level,
     )
@@ -485,8 +485,7 @@ def warn_on_copy(min_bytes: int | None = 0) -> _WarningSwitch:
     ...     with ca.warn_on_copy(min_bytes=1024):
     ...         y[0] = 1.0
     >>> print(caught[0].message)  # doctest: +ELLIPSIS
-    cowarray copied 8000 bytes (region (1000,), float64) out of buffer #... before a write,
-    because others still hold it
+    a write copied 8000 bytes (region (1000,), float64) out of shared buffer #...
     """
     if min_bytes is not None:
         if isinstance(min_bytes, bool) or not isinstance(min_bytes, int):

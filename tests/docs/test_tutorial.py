@@ -1,0 +1,23 @@
+"""The tutorial's examples run and print what the page says they print."""
+
+from __future__ import annotations
+
+import doctest
+import os
+
+import cowarray as ca
+
+DOCS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "docs")
+
+
+def test_tutorial_output_is_true() -> None:
+    ca.warn_on_copy(None)
+    result = doctest.testfile(
+        os.path.join(DOCS, "tutorial.rst"),
+        module_relative=False,
+        optionflags=doctest.ELLIPSIS,  # exact whitespace: the tables must align
+        raise_on_error=False,
+        verbose=False,
+    )
+    assert result.attempted > 20
+    assert result.failed == 0
