@@ -26,3 +26,16 @@ del y  # the clone is gone before anyone writes: x is the last holder again
 before = ca.cow_info(x).buffer_id
 x[1] = 7.0  # the last holder writes in place, no copy
 print("x[:3] =", x[:3], "| same buffer after the write:", ca.cow_info(x).buffer_id == before)
+
+# Seeing it: trace() records every share and copy with the line that caused it.
+with ca.trace() as t:
+    snapshot = ca.lazy_clone(x)
+    head = snapshot[:100]
+    head[0] = 0.0  # copies 100 elements (800 bytes), not the 8 MB
+    x[2] = 3.0  # x still shares with snapshot: copies 8 MB
+print()
+print(t)
+
+# The counters run all the time, traced or not.
+print()
+print("copies since start:", ca.copy_counters())
