@@ -119,11 +119,12 @@ class SharingPicture:
         for i, a in enumerate(self.arrays):
             y = 20 + i * row
             parts.append(
-                f'<g class="array"><title>{_esc(a.name)}: views {a.view_nbytes} bytes</title>'
+                f'<g class="array"><title>{_esc(a.name)}: {a.shape} {a.dtype}, views '
+                f"{a.view_nbytes} bytes</title>"
                 f'<rect x="20" y="{y}" width="{left_w}" height="{box_h}" rx="4" '
                 'fill="#ffffff" stroke="#333"/>'
-                f'<text x="28" y="{y + 16}" font-weight="bold">{_esc(a.name)}</text>'
-                f'<text x="28" y="{y + 32}">{_esc(f"{a.shape} {a.dtype}")}</text></g>'
+                f'<text x="28" y="{y + 16}" font-weight="bold">{_esc(_fit(a.name))}</text>'
+                f'<text x="28" y="{y + 32}">{_esc(_fit(f"{a.shape} {a.dtype}"))}</text></g>'
             )
             target = buffer_y[a.buffer] + box_h / 2
             parts.append(
@@ -142,10 +143,14 @@ class SharingPicture:
                 f'<text x="{right_x + 8}" y="{y + 32}">'
                 f"{_esc(_holders_text(b))}, {b.nbytes} bytes</text></g>"
             )
-        legend = "  ".join(f"{state}" for state in _STATE_COLOURS)
-        parts.append(
-            f'<text x="20" y="{height - 10}" fill="#555">states: {_esc(legend)}</text></svg>'
-        )
+        x = 20
+        for state, colour in _STATE_COLOURS.items():
+            parts.append(
+                f'<rect x="{x}" y="{height - 21}" width="12" height="12" fill="{colour}" '
+                f'stroke="#333"/><text x="{x + 16}" y="{height - 11}" fill="#333">{state}</text>'
+            )
+            x += 24 + 8 * len(state)
+        parts.append("</svg>")
         return "".join(parts)
 
 
@@ -159,6 +164,11 @@ def _holders_text(buf: PictureBuffer) -> str:
 
 def _describe(buf: PictureBuffer) -> str:
     return f"{buf.state}, {_holders_text(buf)}, {buf.nbytes} bytes"
+
+
+def _fit(text: str, width: int = 28) -> str:
+    """Shorten ``text`` to fit a box (the full text is in the box's tooltip)."""
+    return text if len(text) <= width else text[: width - 1] + "\u2026"
 
 
 def _esc(text: str) -> str:

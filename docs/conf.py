@@ -136,11 +136,11 @@ def _write_if_changed(path: str, text: str) -> None:
 
 def draw_tutorial_picture() -> None:
     """The SVG the tutorial shows, drawn by cowarray itself."""
-    x = cowarray.zeros(1000)
-    clone = cowarray.lazy_clone(x)
-    window = x[:10]
-    fresh = x + 1
-    svg = cowarray.sharing_picture(x=x, clone=clone, window=window, fresh=fresh).to_svg()
+    a = cowarray.zeros(1000)
+    clone = cowarray.lazy_clone(a)
+    head = a[:10]
+    total = a + 1
+    svg = cowarray.sharing_picture(a=a, clone=clone, head=head, total=total).to_svg()
     target = os.path.join(HERE, "_static")
     os.makedirs(target, exist_ok=True)
     with open(os.path.join(target, "sharing.svg"), "w") as f:

@@ -111,3 +111,13 @@ def test_bad_arguments_are_refused() -> None:
         ca.sharing_picture(x, names=["x"], x=x)
     with pytest.raises(TypeError, match="y must be a cowarray Array"):
         ca.sharing_picture(y=np.zeros(1))  # type: ignore[arg-type]
+
+
+def test_svg_shortens_long_names_and_keeps_them_in_the_tooltip() -> None:
+    name = "a_rather_long_name_for_an_array_in_a_picture"
+    root = ET.fromstring(ca.sharing_picture(ca.zeros(1), names=[name]).to_svg())
+    texts = [t.text or "" for t in root.iter(f"{SVG}text")]
+    assert name not in texts
+    assert any(t.endswith("\u2026") and name.startswith(t[:-1]) for t in texts)
+    titles = [t.text or "" for t in root.iter(f"{SVG}title")]
+    assert any(t.startswith(name) for t in titles)
