@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
+import sysconfig
 import threading
 import warnings
 from dataclasses import dataclass
@@ -94,17 +95,38 @@ class TraceEvent:
         return f"{name}:{self.lineno}"
 
 
-def _user_frame() -> tuple[FrameType | None, int]:
-    """The first frame outside the cowarray package and its warnings stacklevel.
+def _library_prefixes() -> tuple[str, ...]:
+    paths = sysconfig.get_paths()
+    found = {paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths}
+    return tuple(os.path.join(os.path.abspath(p), "") for p in sorted(found))
 
-    The level counts from this function's caller: 1 is the caller itself.
+
+# Code between the user and cowarray that is not the user's: the standard
+# library (copy.copy, weakref finalizers), installed packages (torch calling
+# __dlpack__) and frozen import machinery.
+_LIBRARY_PREFIXES = (*_library_prefixes(), "<frozen ")
+
+
+def _user_frame() -> tuple[FrameType | None, int]:
+    """The frame of the user's code that led here, and its warnings stacklevel.
+
+    That is the first frame that is neither cowarray's nor a library's, or,
+    if every caller is library code, the first frame outside cowarray. The
+    level counts from this function's caller: 1 is the caller itself.
     """
     frame: FrameType | None = sys._getframe(1)
     level = 1
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+    fallback: tuple[FrameType | None, int] | None = None
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith(_PACKAGE_DIR):
+            if not filename.startswith(_LIBRARY_PREFIXES):
+                return frame, level
+            if fallback is None:
+                fallback = frame, level
         frame = frame.f_back
         level += 1
-    return frame, level
+    return fallback if fallback is not None else (None, level)
 
 
 _dtype_names: dict[Any, str] = {}  # str(dtype) is slow; there are few dtypes

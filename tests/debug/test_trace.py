@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import sys
 import threading
 
@@ -177,3 +178,12 @@ def test_foreign_read_only_write_records_takeover_then_copy() -> None:
     with ca.trace() as t:
         x[0] = 9.0
     assert summary(t) == [("takeover", 0, (4,)), ("materialize", 32, (4,))]
+
+
+def test_events_reached_through_library_code_point_at_the_user_line() -> None:
+    x = ca.zeros(3)
+    with ca.trace() as t:
+        line = next_line()
+        y = copy.copy(x)  # the standard library's copy.copy calls x.__copy__
+    assert [(e.kind, e.filename, e.lineno) for e in t.events] == [("share", __file__, line)]
+    assert y.shape == (3,)
