@@ -8,7 +8,9 @@ The tutorial's picture is drawn by running cowarray, so it stays true.
 
 from __future__ import annotations
 
+import importlib
 import os
+import pkgutil
 import sys
 import types
 
@@ -59,13 +61,24 @@ def public_names() -> list[str]:
     return sorted(n for n in names if type(getattr(cowarray, n)).__name__ != "_Feature")
 
 
+def public_submodules() -> list[types.ModuleType]:
+    """``cowarray.debug``, ``cowarray.testing``, ...: every public submodule."""
+    found = []
+    for info in pkgutil.walk_packages(cowarray.__path__, "cowarray."):
+        parts = info.name.split(".")
+        if any(part.startswith("_") for part in parts) or parts[-1] == "conftest":
+            continue
+        found.append(importlib.import_module(info.name))
+    return sorted(found, key=lambda m: m.__name__)
+
+
 def write_api_listing() -> None:
     """Write the API reference page: functions and classes, submodules, dtypes, constants."""
-    callables, modules, dtypes, constants = [], [], [], []
+    callables, dtypes, constants = [], [], []
     for name in public_names():
         value = getattr(cowarray, name)
         if isinstance(value, types.ModuleType):
-            modules.append((name, value))
+            continue  # listed with the submodules below
         elif isinstance(value, np.dtype):
             dtypes.append(name)
         elif callable(value):
@@ -90,18 +103,18 @@ def write_api_listing() -> None:
         *[f"   {n}" for n in callables],
         "",
     ]
-    for name, module in modules:
+    for module in public_submodules():
         extra = [
             n
             for n in getattr(module, "__all__", [])
             if callable(getattr(module, n)) and id(getattr(module, n)) not in top_level
         ]
-        title = f"``cowarray.{name}``"
+        title = f"``{module.__name__}``"
         summary = (module.__doc__ or "").strip().splitlines()[0]
         out += [title, "-" * len(title), "", summary, ""]
         if extra:
             out += [
-                f".. currentmodule:: cowarray.{name}",
+                f".. currentmodule:: {module.__name__}",
                 "",
                 ".. autosummary::",
                 "   :toctree: .",
