@@ -281,7 +281,10 @@ class Trace:
         )
 
     def __str__(self) -> str:
-        """A table: one line per event, buffers lettered in order of appearance."""
+        """A table: one line per event, buffers lettered in order of appearance.
+
+        A ``thread`` column appears when the events come from several threads.
+        """
         events = self.events
         labels: dict[int, str] = {}
 
@@ -292,15 +295,17 @@ class Trace:
                 labels[buffer_id] = buffer_letter(len(labels))
             return labels[buffer_id]
 
+        threaded = len({e.thread for e in events}) > 1
         rows = [("#", "event", "bytes", "region", "dtype", "buffer", "where")]
+        if threaded:
+            rows[0] += ("thread",)
         for number, e in enumerate(events, 1):
             buffer = label(e.buffer_id)
             if e.new_buffer_id is not None:
                 buffer += " -> " + label(e.new_buffer_id)
             region = "-" if e.shape is None else str(e.shape)
-            rows.append(
-                (str(number), e.kind, str(e.nbytes), region, e.dtype or "-", buffer, e.where)
-            )
+            row = (str(number), e.kind, str(e.nbytes), region, e.dtype or "-", buffer, e.where)
+            rows.append((*row, e.thread) if threaded else row)
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
         right = {0, 2}  # numbers align right
         lines = [

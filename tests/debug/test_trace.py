@@ -134,6 +134,20 @@ def test_trace_records_events_of_other_threads_with_their_name() -> None:
         ("share", "worker-7"),
         ("materialize", "worker-7"),
     ]
+    assert "thread" not in str(t)  # one thread: no column
+
+
+def test_table_names_threads_when_events_come_from_several() -> None:
+    x = ca.zeros(10)
+    with ca.trace() as t:
+        _ = ca.lazy_clone(x)
+        worker = threading.Thread(target=lambda: ca.lazy_clone(x), name="worker-8")
+        worker.start()
+        worker.join()
+    rows = [row.split() for row in str(t).splitlines()]
+    assert rows[0][-1] == "thread"
+    assert rows[1][-1] == threading.current_thread().name
+    assert rows[2][-1] == "worker-8"
 
 
 def test_nobody_observes_outside_a_trace_even_after_an_error_inside() -> None:
