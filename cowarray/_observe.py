@@ -296,7 +296,9 @@ class Trace:
             return labels[buffer_id]
 
         threaded = len({e.thread for e in events}) > 1
-        rows = [("#", "event", "bytes", "region", "dtype", "buffer", "where")]
+        rows: list[tuple[str, ...]] = [
+            ("#", "event", "bytes", "region", "dtype", "buffer", "where")
+        ]
         if threaded:
             rows[0] += ("thread",)
         for number, e in enumerate(events, 1):
