@@ -135,7 +135,27 @@ def _operand(value: object, mode: int) -> Any:
 
 
 def _inplace_operator(name: str) -> Callable[[Array, Any], Array]:
+    # dtypes whose in-place ``name`` with a fitting Python scalar keeps the
+    # dtype (``/=`` on integers would make floats: never on the fast path)
+    keeps_dtype = frozenset(
+        d
+        for d in ALL_DTYPES
+        if d.kind in CATEGORY.get(name, "biufc") and not (name == "divide" and d.kind in "biu")
+    )
+    bound: dict[Device, tuple[Callable[..., Any], Any]] = {}
+
     def method(self: Array, other: Any, /) -> Any:
+        data = self._data
+        if type(other) in self._fast_write and data.dtype in keeps_dtype:
+            # Private, writable, and a scalar of a fitting kind: the core
+            # already decided there is nothing to copy.
+            try:
+                function = bound[self._device][0]
+            except KeyError:
+                bound[self._device] = _bind(self._device, name)
+                function = bound[self._device][0]
+            function(data, other, out=data)
+            return self
         if type(other) is not Array and _operand(other, _METHOD) is NotImplemented:
             return NotImplemented
         _apply_inplace(name, self, other)
