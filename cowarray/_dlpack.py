@@ -150,6 +150,7 @@ def export(x: Array, *, stream: Any, max_version: object, dl_device: object, cop
     version = _check_max_version(max_version)
     device = _check_dl_device(dl_device, "__dlpack__: dl_device")
     backend = x._device.backend
+    _check_target(backend.dlpack_device(x._data), stream, device)
     if copy is None and backend.dlpack_export_problem(x._data) is not None:
         copy = True  # a layout consumers refuse: hand over a compact copy
     if copy:
@@ -173,6 +174,20 @@ def export(x: Array, *, stream: Any, max_version: object, dl_device: object, cop
     else:
         _cow.make_private(x)
     return _expose(x, stream, version, device)
+
+
+def _check_target(own: tuple[int, int], stream: Any, dl_device: tuple[int, int] | None) -> None:
+    # Checked before anything happens, so a refusal changes nothing.
+    if dl_device is not None and dl_device != own:
+        raise BufferError(
+            f"__dlpack__: cannot export to dl_device={dl_device}: this array is on DLPack "
+            f"device {own}, and cowarray exports memory where it lies"
+        )
+    if own[0] in _HOST_DEVICE_TYPES and stream is not None:
+        raise ValueError(
+            f"__dlpack__: stream must be None for arrays in host memory (nothing to "
+            f"synchronize), got {stream!r}"
+        )
 
 
 def _why_a_copy_is_needed(x: Array) -> str | None:

@@ -87,6 +87,9 @@ class Backend(Protocol):
     ) -> Any:
         """A DLPack capsule of ``data`` (of a fresh copy when ``copy``).
 
+        ``stream`` and ``dl_device`` arrive checked against ``dlpack_device``:
+        a GPU backend makes ``stream`` wait for its pending work.
+
         ``on_release`` is called once the consumer has released the memory
         (or the capsule died unconsumed); it is never called if this raises.
         """

@@ -147,16 +147,7 @@ class NumpyBackend:
         copy: bool,
         on_release: Callable[[], None] | None,
     ) -> Any:
-        if stream is not None:
-            raise ValueError(
-                f"stream must be None for arrays in host memory (nothing to synchronize), "
-                f"got {stream!r}"
-            )
-        if dl_device is not None and tuple(dl_device) != _DL_CPU:
-            raise BufferError(
-                f"cannot export a cpu array to DLPack device {tuple(dl_device)}: "
-                f"the NumPy backend exports host memory only, dl_device={_DL_CPU}"
-            )
+        # Host memory: no stream to wait on; the policy has checked dl_device.
         # A private view: NumPy's capsule keeps it (and nothing else of ours)
         # alive until the consumer calls the deleter, so its death is the
         # consumer's release.
