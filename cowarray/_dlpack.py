@@ -310,13 +310,14 @@ def from_dlpack(
     source_device, producer_copied, capsule, dl_device = _negotiate(x, copy)
     backend = source_device.backend
     data = backend.import_dlpack(capsule, dl_device)
-    if copy and not producer_copied:
-        return _on_device(_copied_import(data, source_device), target, copy)
-    if copy:
+    if copy and not producer_copied:  # an older producer ignored copy=True
+        array = _copied_import(data, source_device)
+    elif copy:
         array = new_array(data, None, source_device)
         _cow.notify("import", array, None, int(data.nbytes))
-        return _on_device(array, target, copy)
-    if REGIONS.overlaps(backend, data):
+    elif data.size == 0:  # no bytes to alias: a fresh empty array pins no producer
+        array = _copied_import(data, source_device)
+    elif REGIONS.overlaps(backend, data):
         if copy is False:
             raise BufferError(
                 "from_dlpack(..., copy=False): this memory lies inside a cowarray buffer "
@@ -324,8 +325,10 @@ def from_dlpack(
                 "zero-copy alias would let one cowarray value change another, so it must "
                 "be copied (use copy=None)"
             )
-        return _on_device(_copied_import(data, source_device), target, copy)
-    return _on_device(_foreign(data, source_device), target, copy)
+        array = _copied_import(data, source_device)
+    else:
+        array = _foreign(data, source_device)
+    return _on_device(array, target, copy)
 
 
 def _foreign(data: Any, device: Device) -> Array:
