@@ -64,27 +64,31 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _is_pair_of_ints(value: object) -> bool:
+    return isinstance(value, tuple) and len(value) == 2 and all(map(_is_int, value))
+
+
 def _check_max_version(max_version: object) -> tuple[int, int] | None:
-    if max_version is None:
-        return None
-    if not (
-        isinstance(max_version, tuple) and len(max_version) == 2 and all(map(_is_int, max_version))
-    ):
+    if max_version is None or max_version == _MAX_VERSION:  # what consumers pass
+        return max_version  # type: ignore[return-value]
+    if not _is_pair_of_ints(max_version):
         raise TypeError(
             f"__dlpack__: max_version must be None or a (major, minor) tuple of ints, "
             f"got {max_version!r}"
         )
-    return int(max_version[0]), int(max_version[1])
+    major, minor = max_version  # type: ignore[misc]
+    return int(major), int(minor)
 
 
 def _check_dl_device(dl_device: object, name: str) -> tuple[int, int] | None:
     if dl_device is None:
         return None
-    if not (isinstance(dl_device, tuple) and len(dl_device) == 2 and all(map(_is_int, dl_device))):
+    if not _is_pair_of_ints(dl_device):
         raise TypeError(
             f"{name} must be a (device type, device index) tuple of ints, got {dl_device!r}"
         )
-    return int(dl_device[0]), int(dl_device[1])
+    kind, index = dl_device  # type: ignore[misc]
+    return int(kind), int(index)
 
 
 # -- boundary regions: memory that something outside cowarray may alias --------
@@ -333,7 +337,8 @@ def from_dlpack(
 
 def _foreign(data: Any, device: Device) -> Array:
     backend = device.backend
-    buf = _cow.Buffer(backend.memory_owner(data), backend.owner_nbytes(data), foreign=True)
+    # All we know of the producer's memory is the part it handed over.
+    buf = _cow.Buffer(backend.memory_owner(data), int(data.nbytes), foreign=True)
     array = new_array(data, buf, device)
     REGIONS.add(buf, backend, data)
     _cow.notify("import", array, buf, int(data.nbytes))

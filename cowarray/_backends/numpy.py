@@ -133,7 +133,7 @@ class NumpyBackend:
     def dlpack_export_problem(self, data: np.ndarray) -> str | None:
         # DLPack allows negative strides, but torch aborts the whole process
         # on them (torch 2.13: "Storage size calculation overflowed").
-        if any(stride < 0 for stride in data.strides):
+        if min(data.strides, default=0) < 0:
             return f"it has negative strides {data.strides}, which DLPack consumers refuse"
         return None
 

@@ -156,5 +156,11 @@ def from_torch(t: torch.Tensor, /, *, copy: bool | None = None) -> Array:
     return from_dlpack(t, copy=copy)
 
 
+_shared: frozenset[Any] = frozenset()
+
+
 def _shared_dtypes(torch: Any) -> frozenset[Any]:
-    return frozenset(getattr(torch, name) for name in _SHARED_DTYPES)
+    global _shared
+    if not _shared:
+        _shared = frozenset(getattr(torch, name) for name in _SHARED_DTYPES)
+    return _shared
