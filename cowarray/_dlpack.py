@@ -35,7 +35,7 @@ import functools
 import threading
 import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeGuard
 
 from . import _cow
 from ._array import Array, lazy_clone, new_array
@@ -64,20 +64,21 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_pair_of_ints(value: object) -> bool:
+def _is_pair_of_ints(value: object) -> TypeGuard[tuple[int, int]]:
     return isinstance(value, tuple) and len(value) == 2 and all(map(_is_int, value))
 
 
 def _check_max_version(max_version: object) -> tuple[int, int] | None:
-    if max_version is None or max_version == _MAX_VERSION:  # what consumers pass
-        return max_version  # type: ignore[return-value]
+    if max_version is None:
+        return None
+    if max_version == _MAX_VERSION:  # what consumers pass: the fast path
+        return _MAX_VERSION
     if not _is_pair_of_ints(max_version):
         raise TypeError(
             f"__dlpack__: max_version must be None or a (major, minor) tuple of ints, "
             f"got {max_version!r}"
         )
-    major, minor = max_version  # type: ignore[misc]
-    return int(major), int(minor)
+    return int(max_version[0]), int(max_version[1])
 
 
 def _check_dl_device(dl_device: object, name: str) -> tuple[int, int] | None:
@@ -87,8 +88,7 @@ def _check_dl_device(dl_device: object, name: str) -> tuple[int, int] | None:
         raise TypeError(
             f"{name} must be a (device type, device index) tuple of ints, got {dl_device!r}"
         )
-    kind, index = dl_device  # type: ignore[misc]
-    return int(kind), int(index)
+    return int(dl_device[0]), int(dl_device[1])
 
 
 # -- boundary regions: memory that something outside cowarray may alias --------
