@@ -265,13 +265,32 @@ class Array:
         buffer no other value holds, which stays *exposed* (its clones copy
         eagerly) until the consumer releases it. ``copy=True`` exports a copy;
         ``copy=False`` raises BufferError if one is needed.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import cowarray as ca
+        >>> x = ca.asarray([1.0, 2.0])
+        >>> shared = np.from_dlpack(x)     # zero-copy: NumPy and x alias
+        >>> ca.cow_info(x).state
+        'exposed'
+        >>> del shared                     # the consumer released the memory
+        >>> ca.cow_info(x).state
+        'private'
         """
         from ._dlpack import export
 
         return export(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
 
     def __dlpack_device__(self) -> tuple[int, int]:
-        """``(DLPack device type, device index)``: ``(1, 0)`` for host memory."""
+        """``(DLPack device type, device index)``: ``(1, 0)`` for host memory.
+
+        Examples
+        --------
+        >>> import cowarray as ca
+        >>> ca.zeros(2).__dlpack_device__()
+        (1, 0)
+        """
         return self._device.backend.dlpack_device(self._data)
 
     __hash__: Final = None  # type: ignore[assignment]
