@@ -138,9 +138,6 @@ class _Regions:
             for reference, where, start, stop in entries
         )
 
-    def __len__(self) -> int:
-        return len(self._entries)
-
 
 REGIONS: Final = _Regions()
 
@@ -411,16 +408,19 @@ def _negotiate(x: object, copy: bool | None) -> tuple[Device, bool, Any, tuple[i
     attempts: list[dict[str, Any]] = [{"max_version": _MAX_VERSION}, {}]
     if copy is not None:
         attempts = [{**kwargs, "copy": copy} for kwargs in attempts] + [{}]
-    for number, kwargs in enumerate(attempts, 1):
+    capsule, kwargs = _ask(method, attempts)
+    _check_unused(capsule)
+    return source, "copy" in kwargs and copy is True, capsule, dl_device
+
+
+def _ask(method: Any, attempts: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
+    """Call ``__dlpack__`` with each keyword set in turn until one is accepted."""
+    for kwargs in attempts[:-1]:
         try:
-            capsule = method(**kwargs)
-        except TypeError:  # an older producer: retry without newer keywords
-            if number == len(attempts):
-                raise
+            return method(**kwargs), kwargs
+        except TypeError:  # an older producer: retry without the newer keywords
             continue
-        _check_unused(capsule)
-        return source, "copy" in kwargs and copy is True, capsule, dl_device
-    raise AssertionError("unreachable: the last attempt returns or raises")
+    return method(**attempts[-1]), attempts[-1]
 
 
 def _device_for(dl_device: tuple[int, int]) -> Device:
