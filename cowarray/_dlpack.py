@@ -267,8 +267,8 @@ def from_dlpack(
         first write), and the result's lazy clones and derived arrays copy
         eagerly so no other cowarray value sees the producer's writes.
         Memory that already lies inside a cowarray buffer (a round trip
-        through torch, or ``x`` an Array) gives a copy or a lazy clone,
-        never a second alias. ``True``: an independent value. ``False``:
+        through torch, memory imported before, or ``x`` an Array) gives a
+        copy or a lazy clone, never a second alias. ``True``: an independent value. ``False``:
         never copy; BufferError where ``None`` would copy.
 
     Returns
