@@ -10,6 +10,7 @@ from __future__ import annotations
 from ._array import Array as Array
 from ._array import lazy_clone as lazy_clone
 from ._devices import Device as Device
+from ._dlpack import from_dlpack as from_dlpack
 from ._dtypes import bool as bool
 from ._dtypes import complex64 as complex64
 from ._dtypes import complex128 as complex128

@@ -270,6 +270,49 @@ class Array:
         moved = target.backend.from_numpy(host)
         return wrap(moved, target, (self,))
 
+    def __dlpack__(
+        self,
+        /,
+        *,
+        stream: Any = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> Any:
+        """Export as a DLPack capsule (an aliasing boundary: see ``cowarray._dlpack``).
+
+        ``copy=None`` shares memory with the consumer: this array first gets a
+        buffer no other value holds, which stays *exposed* (its clones copy
+        eagerly) until the consumer releases it. ``copy=True`` exports a copy;
+        ``copy=False`` raises BufferError if one is needed.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import cowarray as ca
+        >>> x = ca.asarray([1.0, 2.0])
+        >>> shared = np.from_dlpack(x)     # zero-copy: NumPy and x alias
+        >>> ca.cow_info(x).state
+        'exposed'
+        >>> del shared                     # the consumer released the memory
+        >>> ca.cow_info(x).state
+        'private'
+        """
+        from ._dlpack import export
+
+        return export(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """``(DLPack device type, device index)``: ``(1, 0)`` for host memory.
+
+        Examples
+        --------
+        >>> import cowarray as ca
+        >>> ca.zeros(2).__dlpack_device__()
+        (1, 0)
+        """
+        return self._device.backend.dlpack_device(self._data)
+
     __hash__: Final = None  # type: ignore[assignment]
     # NumPy must defer to our reflected operators instead of returning ndarrays.
     __array_ufunc__: Final = None
