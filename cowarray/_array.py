@@ -28,6 +28,7 @@ from ._ops._checks import (
 )
 
 if TYPE_CHECKING:
+    from ._at import AtIndexer
     from ._typing import DType, Operand
 
 __all__ = ["Array", "lazy_clone", "new_array", "wrap"]
@@ -225,6 +226,27 @@ class Array:
         if self._data.ndim < 2:
             raise ValueError(f"x.mT needs at least 2 dimensions, this array has {self._data.ndim}")
         return wrap(self._data.swapaxes(-1, -2), self._device, (self,))
+
+    @property
+    def at(self) -> AtIndexer:
+        """Functional updates, JAX style: ``x.at[index].set(v)`` returns a new array.
+
+        ``get``, ``set``, ``add``, ``subtract``, ``multiply``, ``divide``,
+        ``power``, ``min``, ``max`` and ``apply`` leave ``x`` unchanged; see
+        ``cowarray._at._At`` for modes and dtype rules.
+
+        Examples
+        --------
+        >>> import cowarray as ca
+        >>> x = ca.zeros(3)
+        >>> x.at[1].add(2.0)
+        cowarray.Array([0., 2., 0.], dtype=float64)
+        >>> x
+        cowarray.Array([0., 0., 0.], dtype=float64)
+        """
+        from ._at import AtIndexer
+
+        return AtIndexer(self)
 
     # -- protocol methods ---------------------------------------------------
 

@@ -63,3 +63,14 @@ class Backend(Protocol):
     def from_numpy(self, array: Any) -> Any:
         """A backend array holding ``array``'s values on this backend's device."""
         ...
+
+    def index_update(self, target: Any, index: Any, values: Any, op: str) -> None:
+        """Update ``target[index]`` in place, checking every index before writing.
+
+        ``op`` is ``"set"`` (plain assignment: with duplicate indices the last
+        value wins) or a standard element-wise name (``"add"``, ``"subtract"``,
+        ``"multiply"``, ``"divide"``, ``"pow"``, ``"minimum"``, ``"maximum"``)
+        applied unbuffered, so duplicate indices accumulate (NumPy's
+        ``ufunc.at``).
+        """
+        ...

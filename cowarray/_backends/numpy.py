@@ -19,6 +19,17 @@ def _reshape(x: np.ndarray, shape: tuple[int, ...], copy: bool | None = None) ->
 # NumPy 2 already has most 2025.12 names (acos, concat, permute_dims, pow, ...).
 _RENAMED: dict[str, Any] = {"reshape": _reshape}
 
+# The ufuncs whose unbuffered ``.at`` serves index_update (duplicates accumulate).
+_UNBUFFERED: dict[str, np.ufunc] = {
+    "add": np.add,
+    "subtract": np.subtract,
+    "multiply": np.multiply,
+    "divide": np.divide,
+    "pow": np.power,
+    "minimum": np.minimum,
+    "maximum": np.maximum,
+}
+
 
 def _standard_namespace() -> types.SimpleNamespace:
     names = {name: getattr(np, name) for name in dir(np) if not name.startswith("_")}
@@ -102,6 +113,12 @@ class NumpyBackend:
 
     def from_numpy(self, array: np.ndarray) -> np.ndarray:
         return array
+
+    def index_update(self, target: np.ndarray, index: Any, values: Any, op: str) -> None:
+        if op == "set":
+            target[index] = values
+        else:
+            _UNBUFFERED[op].at(target, index, values)
 
 
 NUMPY_BACKEND = NumpyBackend()
