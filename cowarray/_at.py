@@ -24,6 +24,7 @@ from . import _cow, _last_use
 from ._array import Array, _check_same_kind, lazy_clone, new_array, wrap
 from ._dtypes import DEFAULT_INDEX, check_scalar, normalize_scalar
 from ._indices import drop_out_of_bounds, is_array, resolve
+from ._last_use import REBOUND
 from ._ops._checks import check_dtypes
 
 __all__ = ["AtIndexer"]
@@ -461,14 +462,33 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
     elif resolved.valid is not None:
         index, operand = drop_out_of_bounds(x, resolved, operand, method)
     write = functools.partial(x._device.backend.index_update, op=name)
-    # ``at`` (and through it ``x``) must reach the check with no extra local.
-    result = _last_use.take_over(at) if _last_use.is_last_use(at) else lazy_clone(x)
+    # Nothing may bind ``at`` or ``x`` to a new local before this check.
+    last = _last_use.last_use(at)
+    result = _last_use.take_over(at) if last else None
+    if result is None:
+        return _write(lazy_clone(x), write, index, operand, method, None)
+    # ``x`` is written in place. If the caller's name still holds it (REBOUND),
+    # an exception before the caller's assignment must leave it unchanged.
+    restore = None
+    if last == REBOUND:
+        restore = (x._data, index, x._device.backend.copy(x._data[index]))
+    return _write(result, write, index, operand, method, restore)
+
+
+def _write(
+    result: Array, write: Callable[..., Any], index: Any, operand: Any, method: str, restore: Any
+) -> Array:
     try:
         _cow.write(result, write, index, operand)
-    except IndexError as error:
-        raise IndexError(f"x.at[...].{method}: {error}") from None
-    except ValueError as error:
-        raise ValueError(f"x.at[...].{method}: {error}") from None
+    except BaseException as error:
+        if restore is not None:
+            data, where, saved = restore
+            data[where] = saved
+        if isinstance(error, IndexError):
+            raise IndexError(f"x.at[...].{method}: {error}") from None
+        if isinstance(error, ValueError):
+            raise ValueError(f"x.at[...].{method}: {error}") from None
+        raise
     return result
 
 

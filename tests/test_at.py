@@ -311,7 +311,7 @@ def bad_calls() -> list[tuple[str, Callable[[ca.Array], object], type[Exception]
             lambda x: x.at[ca.asarray([0, 9])].set(ca.asarray([1, 2, 3]), mode="drop"),
             ValueError,
             "broadcast",
-        ),  # noqa: E501
+        ),
         ("bad index", lambda x: x.at[1.5].set(1), IndexError, "1.5"),
         ("two ellipses", lambda x: x.at[..., ...].set(1, mode="clip"), IndexError, "ellipsis"),
         ("too many", lambda x: x.at[0, 0].set(1, mode="clip"), IndexError, "too many"),
