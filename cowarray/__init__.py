@@ -7,7 +7,6 @@ the Python Array API standard; see ``DESIGN.md`` for the semantics contract.
 
 from __future__ import annotations
 
-from . import _at as _at  # x.at's module; importing it checks the last-use shortcut
 from ._array import Array as Array
 from ._array import lazy_clone as lazy_clone
 from ._devices import Device as Device

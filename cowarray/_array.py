@@ -28,7 +28,6 @@ from ._ops._checks import (
 )
 
 if TYPE_CHECKING:
-    from ._at import AtIndexer
     from ._typing import DType, Operand
 
 __all__ = ["Array", "lazy_clone", "new_array", "wrap"]
@@ -244,8 +243,6 @@ class Array:
         >>> x
         cowarray.Array([0., 0., 0.], dtype=float64)
         """
-        from ._at import AtIndexer
-
         return AtIndexer(self)
 
     # -- protocol methods ---------------------------------------------------
@@ -702,3 +699,7 @@ _PLAIN_SCALARS: Final = {
     "f": frozenset({int, float}),
     "c": frozenset({int, float, complex}),
 }
+
+
+# x.at's helper lives in _at, which imports this module: bind it last.
+from ._at import AtIndexer  # noqa: E402

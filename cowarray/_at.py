@@ -450,16 +450,21 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
         operand = _cast_values(x, values, method)
         if method == "power" and dtype.kind in "iu" and x._device.backend.xp.any(operand < 0):
             raise ValueError("x.at[...].power: integers to negative integer powers are not defined")
-    resolved = resolve(x, at.index, checked, method)
-    if resolved.valid is False:
-        return lazy_clone(x)  # every update is out of bounds and dropped
-    index = resolved.index
+    key = at.index
+    if checked == "raise" and (type(key) is int or type(key) is slice):
+        index = key  # the common case needs no resolution
+        valid = None
+    else:
+        resolved = resolve(x, key, checked, method)
+        index, valid = resolved.index, resolved.valid
+        if valid is False:
+            return lazy_clone(x)  # every update is out of bounds and dropped
     if method == "apply":
-        if resolved.valid is not None:
+        if valid is not None:
             index, _ = drop_out_of_bounds(x, resolved, None, method)
         name = "set"
         index, operand = _apply_values(x, index, values)
-    elif resolved.valid is not None:
+    elif valid is not None:
         index, operand = drop_out_of_bounds(x, resolved, operand, method)
     write = functools.partial(x._device.backend.index_update, op=name)
     # Nothing may bind ``at`` or ``x`` to a new local before this check.
@@ -559,8 +564,9 @@ def _unravel(x: Array, flat: Any) -> tuple[Any, ...]:
 
 
 def _calibration_update() -> None:
-    # A fresh array held by nothing but the update: what is_last_use must see.
-    _fresh().at[0].set(0)
+    # A fresh array held by nothing but the update: what last_use must see.
+    # (Built without the ``at`` property, which _array binds after this import.)
+    _At(_fresh(), 0).set(0)
 
 
 def _fresh() -> Array:

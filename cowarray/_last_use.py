@@ -186,7 +186,7 @@ def take_over(at: _At) -> Array | None:
     update would have paid anyway). None for exposed or foreign memory (a
     DLPack peer may see it): the caller copies as usual.
     """
-    from ._array import new_array
+    from ._array import _enable_fast_write, new_array
 
     x = at.array
     _cow.make_private(x)
@@ -194,7 +194,9 @@ def take_over(at: _At) -> Array | None:
         return None
     if not _measuring:
         _cow.notify("takeover", x, None, 0)
-    return new_array(x._data, None, x._device)
+    result = new_array(x._data, None, x._device)
+    _enable_fast_write(result)  # make_private showed the memory private and writable
+    return result
 
 
 def calibrate(run_update: object) -> None:
