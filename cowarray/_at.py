@@ -471,24 +471,30 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
     last = _last_use.last_use(at)
     result = _last_use.take_over(at) if last else None
     if result is None:
-        return _write(lazy_clone(x), write, index, operand, method, None)
+        return _write(lazy_clone(x), write, index, operand, method)
     # ``x`` is written in place. If the caller's name still holds it (REBOUND),
     # an exception before the caller's assignment must leave it unchanged.
-    restore = None
-    if last == REBOUND:
-        restore = (x._data, index, x._device.backend.copy(x._data[index]))
-    return _write(result, write, index, operand, method, restore)
+    return _write(result, write, index, operand, method, save=last == REBOUND)
 
 
 def _write(
-    result: Array, write: Callable[..., Any], index: Any, operand: Any, method: str, restore: Any
+    result: Array,
+    write: Callable[..., Any],
+    index: Any,
+    operand: Any,
+    method: str,
+    *,
+    save: bool = False,
 ) -> Array:
+    """Write through the core; with ``save``, undo the write if anything raises."""
+    saved = None
     try:
+        if save:
+            saved = result._device.backend.copy(result._data[index])
         _cow.write(result, write, index, operand)
     except BaseException as error:
-        if restore is not None:
-            data, where, saved = restore
-            data[where] = saved
+        if saved is not None:
+            result._data[index] = saved
         if isinstance(error, IndexError):
             raise IndexError(f"x.at[...].{method}: {error}") from None
         if isinstance(error, ValueError):

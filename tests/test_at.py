@@ -380,3 +380,25 @@ def test_a_kept_at_object_keeps_x_a_value() -> None:
     y = at.set(1.0)
     assert float(at.array[0]) == 0.0 and float(y[0]) == 1.0
     assert float(at.add(2.0)[0]) == 2.0
+
+
+def test_python_lists_and_numpy_values_are_accepted() -> None:
+    base = base_array((5,))
+    x = ca.asarray(base)
+    np.testing.assert_array_equal(np.asarray(x.at[[]].add(1.0)), base)
+    np.testing.assert_array_equal(
+        np.asarray(x.at[[0, 0, 4]].add([1.0, 2.0, 3.0])), model("add", base, [0, 0, 4], [1, 2, 3])
+    )
+    np.testing.assert_array_equal(
+        np.asarray(x.at[1:3].set(np.array([7.0, 8.0]))), model("set", base, slice(1, 3), [7, 8])
+    )
+    np.testing.assert_array_equal(np.asarray(x.at[[]].get(mode="fill")), base[[]])
+
+
+def test_zero_dimensional_arrays_update_and_get() -> None:
+    x = ca.asarray(3.0)
+    assert float(x.at[()].add(1.0)) == 4.0
+    assert float(x.at[...].get()) == 3.0
+    assert float(x) == 3.0
+    with pytest.raises(IndexError):
+        x.at[0].set(1.0)

@@ -142,3 +142,20 @@ def test_rebinding_a_shared_buffer_copies_once_and_keeps_the_clone() -> None:
     x = x.at[0].set(1.0)
     assert (copies(), _cow.COUNTERS.bytes_copied) == (1, 8000)
     assert float(clone[0]) == 0.0 and float(x[0]) == 1.0
+
+
+def test_a_bad_index_on_the_in_place_path_names_it_and_changes_nothing() -> None:
+    x = ca.arange(5.0)
+    before = np.array(x, copy=True)
+    with pytest.raises(IndexError, match=r"x.at\[...\].add: index 9 is out of bounds"):
+        x = x.at[ca.asarray([0, 9])].add(1.0)
+    with pytest.raises(IndexError, match=r"x.at\[...\].set: index 7 is out of bounds"):
+        x = x.at[7].set(1.0)
+    np.testing.assert_array_equal(np.asarray(x), before)
+
+
+def test_a_temporary_is_updated_in_place() -> None:
+    _cow.COUNTERS.reset()
+    y = ca.zeros(1000).at[3].set(1.0).at[ca.asarray([4, 4])].add(1.0)
+    assert copies() == 0
+    assert np.asarray(y)[3:5].tolist() == [1.0, 2.0]
