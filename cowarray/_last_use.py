@@ -56,9 +56,9 @@ REBOUND: Final = 2
 _getrefcount = sys.getrefcount
 
 #: (references to the array, references to the ``_At``) that certainly exist
-#: when ``is_last_use`` measures them from ``_update``: for the array, the
+#: when ``last_use`` measures them from ``_update``: for the array, the
 #: ``_At`` slot, ``_update``'s local ``x`` and getrefcount's argument; for the
-#: ``_At``, the method's ``self``, ``_update``'s ``at``, ``is_last_use``'s
+#: ``_At``, the method's ``self``, ``_update``'s ``at``, ``last_use``'s
 #: ``at`` and getrefcount's argument.
 MINIMUM: Final = (3, 4)
 
@@ -92,21 +92,30 @@ def last_use(at: _At) -> int:
 
 def _overwrites_holder(frame: FrameType, array: object) -> bool:
     """Whether ``frame``'s next instruction overwrites the name now holding ``array``."""
-    key = (frame.f_code, frame.f_lasti)
+    code = frame.f_code
+    key = (code, frame.f_lasti)
     try:
         target = _targets[key]
     except KeyError:
+        if len(_targets) >= _MAX_TARGETS:  # code made on the fly (exec) must not pile up
+            _targets.clear()
         target = _targets[key] = _rebound_name(*key)
     if target is None:
         return False
     opname, name = target
     if opname == "STORE_FAST":
         return True  # the bytecode proved it
-    namespace = frame.f_globals if opname == "STORE_GLOBAL" else frame.f_locals
+    if opname == "STORE_GLOBAL":
+        namespace = frame.f_globals
+    elif code.co_cellvars or code.co_freevars:
+        return False  # f_locals would copy cells into the namespace (a class body)
+    else:
+        namespace = frame.f_locals  # module code: the namespace itself, nothing copied
     return type(namespace) is dict and namespace.get(name) is array
 
 
 _targets: dict[tuple[CodeType, int], tuple[str, str] | None] = {}
+_MAX_TARGETS: Final = 4096
 _REBINDING_SUPPORTED: Final = sys.version_info[:2] == (3, 11)
 _STORES: Final = frozenset({"STORE_FAST", "STORE_NAME", "STORE_GLOBAL"})
 _LOADS: Final = {

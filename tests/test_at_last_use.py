@@ -159,3 +159,16 @@ def test_a_temporary_is_updated_in_place() -> None:
     y = ca.zeros(1000).at[3].set(1.0).at[ca.asarray([4, 4])].add(1.0)
     assert copies() == 0
     assert np.asarray(y)[3:5].tolist() == [1.0, 2.0]
+
+
+def test_class_bodies_keep_value_semantics() -> None:
+    class Namespace:
+        x = ca.zeros(4)
+        alias = x
+        x = x.at[0].set(1.0)
+
+        def method(self) -> object:
+            return super().__init__  # a __class__ cell in the class body
+
+    assert float(Namespace.alias[0]) == 0.0 and float(Namespace.x[0]) == 1.0
+    assert "__class__" not in vars(Namespace)
