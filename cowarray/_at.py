@@ -417,9 +417,9 @@ def _get(x: Array, key: Any, mode: str, fill_value: Any) -> Array:
     try:
         region = x._data[resolved.index]
     except IndexError as error:
-        if resolved.valid is not False:
+        if resolved.valid is None:
             raise IndexError(f"x.at[...].get: {error}") from None
-        region = None  # a scalar index on an empty axis: everything is filled
+        region = None  # an index into an empty axis: everything is filled below
     if resolved.valid is None:
         return wrap(region, x._device, (x,))
     if resolved.valid is False or not backend.xp.any(resolved.valid):

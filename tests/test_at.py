@@ -402,3 +402,13 @@ def test_zero_dimensional_arrays_update_and_get() -> None:
     assert float(x) == 3.0
     with pytest.raises(IndexError):
         x.at[0].set(1.0)
+
+
+def test_fill_and_drop_on_an_empty_axis() -> None:
+    x = ca.zeros((0,))
+    filled = x.at[ca.asarray([0, 1])].get(mode="fill", fill_value=2.0)
+    assert np.asarray(filled).tolist() == [2.0, 2.0]
+    assert float(x.at[0].get(mode="fill", fill_value=3.0)) == 3.0
+    assert x.at[ca.asarray([0, 1])].add(1.0, mode="drop").shape == (0,)
+    with pytest.raises(IndexError, match="size 0"):
+        x.at[0].get(mode="clip")
