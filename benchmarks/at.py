@@ -53,28 +53,25 @@ def at_set_kept(x: ca.Array) -> Callable[[], None]:
 
 
 def at_set_rebound(n: int) -> Callable[[], None]:
-    x = ca.zeros(n)
+    state = [ca.zeros(n)]
 
     def run() -> None:
-        nonlocal x
-        y = x
-        del x  # the loop below holds the array in one local only
+        x = state.pop()  # the loop holds the array in this one local only
         for _ in range(LOOPS):
-            y = y.at[5].set(1.0)
-        x = y
+            x = x.at[5].set(1.0)
+        state.append(x)
 
     return run
 
 
 def at_set_moved(n: int) -> Callable[[], None]:
-    x = ca.zeros(n)
+    state = [ca.zeros(n)]
 
     def run() -> None:
-        nonlocal x
-        y = ca.move(x)
+        x = state.pop()
         for _ in range(LOOPS):
-            y = ca.move(y).at[5].set(1.0)
-        x = y
+            x = ca.move(x).at[5].set(1.0)
+        state.append(x)
 
     return run
 

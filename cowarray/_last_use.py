@@ -39,9 +39,9 @@ from types import CodeType, FrameType
 from typing import TYPE_CHECKING, Final
 
 from . import _cow
+from ._array import Array, _enable_fast_write, new_array
 
 if TYPE_CHECKING:
-    from ._array import Array
     from ._at import _At
 
 __all__ = ["NOT_LAST", "REBOUND", "TEMPORARY", "last_use", "take_over"]
@@ -195,8 +195,6 @@ def take_over(at: _At) -> Array | None:
     update would have paid anyway). None for exposed or foreign memory (a
     DLPack peer may see it): the caller copies as usual.
     """
-    from ._array import _enable_fast_write, new_array
-
     x = at.array
     _cow.make_private(x)
     if x._buf is not None:
