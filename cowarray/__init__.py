@@ -25,6 +25,7 @@ from ._dtypes import uint8 as uint8
 from ._dtypes import uint16 as uint16
 from ._dtypes import uint32 as uint32
 from ._dtypes import uint64 as uint64
+from ._move import move as move
 from ._ops.creation import arange as arange
 from ._ops.creation import asarray as asarray
 from ._ops.creation import empty as empty

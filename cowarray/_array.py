@@ -246,6 +246,25 @@ class Array:
             raise ValueError(f"x.mT needs at least 2 dimensions, this array has {self._data.ndim}")
         return view_of(self, self._data.swapaxes(-1, -2))
 
+    @property
+    def at(self) -> AtIndexer:
+        """Functional updates, JAX style: ``x.at[index].set(v)`` returns a new array.
+
+        ``get``, ``set``, ``add``, ``subtract``, ``multiply``, ``divide``,
+        ``power``, ``min``, ``max`` and ``apply`` leave ``x`` unchanged; see
+        ``cowarray._at._At`` for modes and dtype rules.
+
+        Examples
+        --------
+        >>> import cowarray as ca
+        >>> x = ca.zeros(3)
+        >>> x.at[1].add(2.0)
+        cowarray.Array([0., 2., 0.], dtype=float64)
+        >>> x
+        cowarray.Array([0., 0., 0.], dtype=float64)
+        """
+        return AtIndexer(self)
+
     # -- protocol methods ---------------------------------------------------
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> types.ModuleType:
@@ -768,3 +787,7 @@ _PLAIN_SCALARS: Final = {
     "f": frozenset({int, float}),
     "c": frozenset({int, float, complex}),
 }
+
+
+# x.at's helper lives in _at, which imports this module: bind it last.
+from ._at import AtIndexer  # noqa: E402

@@ -102,3 +102,14 @@ class Backend(Protocol):
     def address_range(self, data: Any) -> tuple[int, int]:
         """``(first, past-the-end)`` addresses of the bytes ``data`` views."""
         ...
+
+    def index_update(self, target: Any, index: Any, values: Any, op: str) -> None:
+        """Update ``target[index]`` in place, checking every index before writing.
+
+        ``op`` is ``"set"`` (plain assignment: with duplicate indices the last
+        value wins) or a standard element-wise name (``"add"``, ``"subtract"``,
+        ``"multiply"``, ``"divide"``, ``"pow"``, ``"minimum"``, ``"maximum"``)
+        applied unbuffered, so duplicate indices accumulate (NumPy's
+        ``ufunc.at``).
+        """
+        ...

@@ -21,6 +21,17 @@ def _reshape(x: np.ndarray, shape: tuple[int, ...], copy: bool | None = None) ->
 # NumPy 2 already has most 2025.12 names (acos, concat, permute_dims, pow, ...).
 _RENAMED: dict[str, Any] = {"reshape": _reshape}
 
+# The ufuncs whose unbuffered ``.at`` serves index_update (duplicates accumulate).
+_UNBUFFERED: dict[str, np.ufunc] = {
+    "add": np.add,
+    "subtract": np.subtract,
+    "multiply": np.multiply,
+    "divide": np.divide,
+    "pow": np.power,
+    "minimum": np.minimum,
+    "maximum": np.maximum,
+}
+
 
 def _standard_namespace() -> types.SimpleNamespace:
     names = {name: getattr(np, name) for name in dir(np) if not name.startswith("_")}
@@ -167,6 +178,12 @@ class NumpyBackend:
     def address_range(self, data: np.ndarray) -> tuple[int, int]:
         low, high = np.lib.array_utils.byte_bounds(data)
         return int(low), int(high)
+
+    def index_update(self, target: np.ndarray, index: Any, values: Any, op: str) -> None:
+        if op == "set":
+            target[index] = values
+        else:
+            _UNBUFFERED[op].at(target, index, values)
 
 
 NUMPY_BACKEND = NumpyBackend()
