@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from . import _cow
 from ._devices import CPU, Device, as_device
-from ._dtypes import ALL_DTYPES, check_scalar, normalize_scalar, promote
+from ._dtypes import ALL_DTYPES, DEFAULT_INDEX, check_scalar, normalize_scalar, promote
 from ._ops._checks import (
     CATEGORY,
     OperandTypeError,
@@ -684,6 +684,8 @@ def _index_component(array: Array, part: Any) -> Any:
             )
         return part._data
     if kind is bool or isinstance(part, (list, range)):
+        if len(part) == 0:  # an empty list selects nothing: an empty integer index
+            return array._device.backend.asarray([], dtype=DEFAULT_INDEX)
         return array._device.backend.asarray(part)
     try:
         return operator.index(part)

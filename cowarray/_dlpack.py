@@ -328,11 +328,13 @@ def from_dlpack(
             )
         array = _copied_import(data, source_device)
     else:
-        array = _foreign(data, source_device)
+        array = import_foreign(data, source_device)
     return _on_device(array, target, copy)
 
 
-def _foreign(data: Any, device: Device) -> Array:
+def import_foreign(data: Any, device: Device) -> Array:
+    """Wrap producer memory zero-copy as a *foreign* buffer, registered so that a
+    second import of the same bytes is recognised and copied."""
     backend = device.backend
     # All we know of the producer's memory is the part it handed over.
     buf = _cow.Buffer(backend.memory_owner(data), int(data.nbytes), foreign=True)
