@@ -16,10 +16,10 @@ there is no other reference anywhere: no variable, container, frame or
 thread can reach the array (:data:`TEMPORARY`).
 
 One reference more is accepted (:data:`REBOUND`) only when the caller is
-about to overwrite it: the instruction after the call stores into a name
-``N``, and ``N`` is shown to hold the array now (a dict lookup for module and
-global names; for function locals, the bytecode shows the receiver was
-loaded from ``N`` and nothing in between stores to ``N``). No tracer or
+about to overwrite it: the instruction after the call stores into a local
+variable ``N`` of a function, and the bytecode shows the receiver was loaded
+from ``N`` with nothing in between storing to ``N``. Module and global names
+are refused: another thread could read them between the write and the store. No tracer or
 profiler may be active (one could raise between the call and the store), and
 the update restores the region it wrote if anything raises before it
 returns, so an exception never leaves ``x`` changed. This needs CPython 3.11's
@@ -102,16 +102,11 @@ def _overwrites_holder(frame: FrameType, array: object) -> bool:
         target = _targets[key] = _rebound_name(*key)
     if target is None:
         return False
-    opname, name = target
-    if opname == "STORE_FAST":
-        return True  # the bytecode proved it
-    if opname == "STORE_GLOBAL":
-        namespace = frame.f_globals
-    elif code.co_cellvars or code.co_freevars:
-        return False  # f_locals would copy cells into the namespace (a class body)
-    else:
-        namespace = frame.f_locals  # module code: the namespace itself, nothing copied
-    return type(namespace) is dict and namespace.get(name) is array
+    # Only a function's local variable: no other thread can read it between
+    # the in-place write and the store. A module or global name can be read
+    # by another thread in that instant, which would see old x changed, so
+    # there the update copies (``x = move(x).at[i].set(v)`` avoids it).
+    return target[0] == "STORE_FAST"
 
 
 _targets: dict[tuple[CodeType, int], tuple[str, str] | None] = {}
