@@ -17,7 +17,6 @@ import statistics
 import sys
 import timeit
 import tracemalloc
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -30,20 +29,29 @@ except ImportError:  # the torch columns are optional
     torch = None
 
 
-def _per_call(function: Callable[[], Any], budget: float = 0.02) -> float:
-    """Seconds per call of ``function``, timed in one batch of ~``budget`` seconds."""
-    timer = timeit.Timer(function)
+Case = tuple[str, dict[str, Any]]
+
+
+def _per_call(case: Case, budget: float = 0.02) -> float:
+    """Seconds per run of a statement, timed in one batch of about ``budget`` seconds.
+
+    A statement (not a lambda) is timed as users write it, ``x[5] = 1.0``.
+    Names are bound in the setup, so ``x += 1`` works on a local.
+    """
+    statement, names = case
+    setup = "; ".join(f"{name} = __names[{name!r}]" for name in names) or "pass"
+    timer = timeit.Timer(statement, setup=setup, globals={"__names": names, "ca": ca, "np": np})
     number, _ = timer.autorange()
     number = max(1, int(number * budget / 0.2))
     return timer.timeit(number) / number
 
 
-def interleaved(contenders: dict[str, Callable[[], Any]], rounds: int = 7) -> dict[str, float]:
-    """Median seconds per call of each contender, timed in alternating rounds."""
+def interleaved(contenders: dict[str, Case], rounds: int = 7) -> dict[str, float]:
+    """Median seconds per run of each contender, timed in alternating rounds."""
     samples: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(rounds):
-        for name, function in contenders.items():
-            samples[name].append(_per_call(function))
+        for name, case in contenders.items():
+            samples[name].append(_per_call(case))
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
@@ -67,15 +75,15 @@ def _row(label: str, times: dict[str, float], base: str = "cowarray") -> None:
 def bench_lazy_clone(sizes: list[int]) -> None:
     print("\n== lazy_clone vs np.copy vs torch._lazy_clone (ratio: cowarray time / theirs)")
     for n in sizes:
-        x = ca.zeros(n, dtype=ca.float32)
-        a = np.zeros(n, dtype=np.float32)
-        contenders: dict[str, Callable[[], Any]] = {
-            "cowarray": lambda x=x: ca.lazy_clone(x),
-            "np.copy": lambda a=a: a.copy(),
+        contenders: dict[str, Case] = {
+            "cowarray": ("ca.lazy_clone(x)", {"x": ca.zeros(n, dtype=ca.float32)}),
+            "np.copy": ("a.copy()", {"a": np.zeros(n, dtype=np.float32)}),
         }
         if torch is not None:
-            t = torch.zeros(n, dtype=torch.float32)
-            contenders["torch._lazy_clone"] = lambda t=t: torch._lazy_clone(t)
+            contenders["torch._lazy_clone"] = (
+                "torch._lazy_clone(t)",
+                {"t": torch.zeros(n, dtype=torch.float32), "torch": torch},
+            )
         rounds = 3 if n >= 10**8 else 7
         _row(f"lazy_clone n=10^{len(str(n)) - 1}", interleaved(contenders, rounds))
 
@@ -85,19 +93,13 @@ def bench_materialize(sizes: list[int]) -> None:
     print("   (fraction: NumPy's time / cowarray's time; 1.0 = same speed)")
     for n in sizes:
         a = np.ones(n, dtype=np.float32)
-        dst = np.empty_like(a)
-        x = ca.asarray(a)
-
-        def clone_and_write(x: ca.Array = x) -> None:
-            y = ca.lazy_clone(x)
-            y[0] = 2.0
-
+        names = {"a": a, "dst": np.empty_like(a), "x": ca.asarray(a)}
         rounds = 3 if n >= 10**8 else 7
         times = interleaved(
             {
-                "cowarray": clone_and_write,
-                "np.copyto": lambda: np.copyto(dst, a),
-                "a.copy()": lambda: a.copy(),
+                "cowarray": ("y = ca.lazy_clone(x); y[0] = 2.0", names),
+                "np.copyto": ("np.copyto(dst, a)", names),
+                "a.copy()": ("a.copy()", names),
             },
             rounds,
         )
@@ -112,51 +114,57 @@ def bench_materialize(sizes: list[int]) -> None:
 def bench_writes() -> None:
     print("\n== sole-owner writes (ratio: cowarray time / theirs)")
     for n in (10**3, 10**6):
-        a = np.zeros(n)
         x = ca.zeros(n)
         x[0] = 0.0  # the first write proves the array private; later ones are plain
-        contenders: dict[str, Callable[[], Any]] = {
-            "cowarray": lambda: x.__setitem__(5, 1.0),
-            "numpy": lambda: a.__setitem__(5, 1.0),
+        names: dict[str, Any] = {"x": x, "a": np.zeros(n)}
+        setitem: dict[str, Case] = {
+            "cowarray": ("x[5] = 1.0", names),
+            "numpy": ("a[5] = 1.0", names),
         }
+        iadd: dict[str, Case] = {"cowarray": ("x += 1.0", names), "numpy": ("a += 1.0", names)}
         if torch is not None:
-            t = torch.zeros(n, dtype=torch.float64)
-            contenders["torch"] = lambda: t.__setitem__(5, 1.0)
-        _row(f"x[i] = v  n=10^{len(str(n)) - 1}", interleaved(contenders))
-        contenders = {
-            "cowarray": lambda: x.__iadd__(1.0),
-            "numpy": lambda: a.__iadd__(1.0),
-        }
-        if torch is not None:
-            contenders["torch"] = lambda: t.__iadd__(1.0)
-        _row(f"x += 1    n=10^{len(str(n)) - 1}", interleaved(contenders))
+            names["t"] = torch.zeros(n, dtype=torch.float64)
+            setitem["torch"] = ("t[5] = 1.0", names)
+            iadd["torch"] = ("t += 1.0", names)
+        _row(f"x[i] = v  n=10^{len(str(n)) - 1}", interleaved(setitem))
+        _row(f"x += 1    n=10^{len(str(n)) - 1}", interleaved(iadd))
 
 
 def bench_small_ops() -> None:
     print("\n== small ops (ratio: cowarray time / theirs)")
     for n in (10, 10**3, 10**6):
-        a, b = np.ones(n), np.ones(n)
-        x, y = ca.asarray(a), ca.asarray(b)
-        side = int(round(n**0.5))
-        a2 = np.ones((side, n // side))
-        x2 = ca.asarray(a2)
+        side = round(n**0.5)
         shape = (side, n // side) if side * (n // side) == n else (n,)
-        cases: dict[str, dict[str, Callable[[], Any]]] = {
-            "a + b": {"cowarray": lambda: x + y, "numpy": lambda: a + b},
-            "a[1:5]": {"cowarray": lambda: x[1:5], "numpy": lambda: a[1:5]},
-            ".T": {"cowarray": lambda: x2.T, "numpy": lambda: a2.T},
+        a, a2 = np.ones(n), np.ones((side, n // side))
+        names: dict[str, Any] = {
+            "a": a,
+            "b": np.ones(n),
+            "a2": a2,
+            "x": ca.asarray(a),
+            "y": ca.asarray(a),
+            "x2": ca.asarray(a2),
+            "shape": shape,
+        }
+        cases: dict[str, dict[str, Case]] = {
+            "a + b": {"cowarray": ("x + y", names), "numpy": ("a + b", names)},
+            "a[1:5]": {"cowarray": ("x[1:5]", names), "numpy": ("a[1:5]", names)},
+            ".T": {"cowarray": ("x2.T", names), "numpy": ("a2.T", names)},
             "reshape": {
-                "cowarray": lambda: ca.reshape(x, shape),
-                "numpy": lambda: np.reshape(a, shape),
+                "cowarray": ("ca.reshape(x, shape)", names),
+                "numpy": ("np.reshape(a, shape)", names),
             },
         }
         if torch is not None:
-            ta, tb = torch.ones(n, dtype=torch.float64), torch.ones(n, dtype=torch.float64)
-            t2 = torch.ones(a2.shape, dtype=torch.float64)
-            cases["a + b"]["torch"] = lambda: ta + tb
-            cases["a[1:5]"]["torch"] = lambda: ta[1:5]
-            cases[".T"]["torch"] = lambda: t2.T
-            cases["reshape"]["torch"] = lambda: torch.reshape(ta, shape)
+            names.update(
+                torch=torch,
+                ta=torch.ones(n, dtype=torch.float64),
+                tb=torch.ones(n, dtype=torch.float64),
+                t2=torch.ones(a2.shape, dtype=torch.float64),
+            )
+            cases["a + b"]["torch"] = ("ta + tb", names)
+            cases["a[1:5]"]["torch"] = ("ta[1:5]", names)
+            cases[".T"]["torch"] = ("t2.T", names)
+            cases["reshape"]["torch"] = ("torch.reshape(ta, shape)", names)
         for label, contenders in cases.items():
             _row(f"{label:<8} n=10^{len(str(n)) - 1}", interleaved(contenders))
 
