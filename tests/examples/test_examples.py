@@ -74,3 +74,35 @@ def test_trace_walkthrough_shows_each_rule_at_the_line_that_caused_it() -> None:
     assert warnings[0].startswith(f"CopyWarning at line {big_write}: a write copied 8000000 bytes")
     assert warn  # the section printed something
     assert numpy
+
+
+def test_functional_loop_copies_only_when_an_old_state_is_still_held() -> None:
+    lines = run("functional_loop.py").splitlines()
+    assert lines[:5] == [
+        "histogram: [2 1 3 1]",
+        "drop: [10. -1. 30.]",
+        "fill: [ 10. -99.]",
+        "x unchanged: [10. 20. 30.]",
+        "same result every way: True",
+    ]
+    assert lines[5].startswith("history[5][:6] = [0. 1. 2. 3. 4. 0.]")
+    costs = {
+        label.replace(",", "").strip(): rest.replace(",", "").split()
+        for label, rest in (line.split(":", 1) for line in lines[6:10])
+    }
+    assert costs == {
+        "in a function": ["0", "copies", "0", "bytes", "copied", "20", "in", "place"],
+        "in a function with history": [
+            "20",
+            "copies",
+            "16000000",
+            "bytes",
+            "copied",
+            "0",
+            "in",
+            "place",
+        ],
+        "at module level": ["20", "copies", "16000000", "bytes", "copied", "0", "in", "place"],
+        "at module level move()": ["0", "copies", "0", "bytes", "copied", "20", "in", "place"],
+    }
+    assert lines[10].startswith("using a moved array: this array was moved")
