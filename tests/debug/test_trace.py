@@ -201,3 +201,29 @@ def test_events_reached_through_library_code_point_at_the_user_line() -> None:
         y = copy.copy(x)  # the standard library's copy.copy calls x.__copy__
     assert [(e.kind, e.filename, e.lineno) for e in t.events] == [("share", __file__, line)]
     assert y.shape == (3,)
+
+
+def test_torch_export_release_and_import_are_traced_at_the_user_lines() -> None:
+    torch = pytest.importorskip("torch")
+    from cowarray.interop.torch import from_torch, to_torch
+
+    x = ca.arange(4, dtype=ca.float64)
+    keep = ca.lazy_clone(x)
+    with ca.trace() as t:
+        export_line = next_line()
+        tensor = to_torch(x)
+        release_line = next_line()
+        del tensor
+        source = torch.arange(3.0)
+        import_line = next_line()
+        imported = from_torch(source)
+    assert [(e.kind, e.nbytes, e.lineno) for e in t.events] == [
+        ("materialize", 32, export_line),  # x shared its buffer with keep
+        ("export", 32, export_line),
+        ("exposure_end", 32, release_line),
+        ("import", 12, import_line),
+    ]
+    assert {e.filename for e in t.events} == {__file__}
+    assert t.events[1].buffer_id == t.events[0].new_buffer_id == t.events[2].buffer_id
+    assert ca.cow_info(imported).state == "foreign"
+    assert float(keep[0]) == 0.0
