@@ -8,8 +8,10 @@ holder). SVG is written by hand, so nothing heavy is imported.
 from __future__ import annotations
 
 import html
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from types import FrameType
 
 from . import _cow
 from ._array import Array
@@ -196,6 +198,32 @@ def _buffer_facts(array: Array) -> tuple[int, str, int, int]:
     return array._buf.id, state, holders, array._buf.nbytes
 
 
+def _caller_names(
+    arrays: Sequence[Array], named: dict[str, Array], frame: FrameType | None
+) -> list[str]:
+    """Names of the caller's global variables holding ``arrays``; ``a<i>`` elsewhere.
+
+    Only globals: in CPython 3.11 reading a frame's ``f_locals`` leaves a
+    snapshot dict on the frame that holds every local, so an array deleted
+    afterwards would still count as a holder.
+    """
+    scope = frame.f_globals if frame is not None else {}
+    taken = set(named)
+    names = []
+    for i, array in enumerate(arrays):
+        found = next(
+            (
+                name
+                for name, value in scope.items()
+                if value is array and not name.startswith("_") and name not in taken
+            ),
+            f"a{i}",
+        )
+        taken.add(found)
+        names.append(found)
+    return names
+
+
 def sharing_picture(
     *arrays: Array, names: Sequence[str] | None = None, **named: Array
 ) -> SharingPicture:
@@ -204,9 +232,13 @@ def sharing_picture(
     Parameters
     ----------
     *arrays : Array
-        Arrays to show, named by ``names`` (default ``a0``, ``a1``, ...).
+        Arrays to show, named by ``names``.
     names : sequence of str, optional
-        One name per positional array.
+        One name per positional array. By default each is named after a
+        global variable of the calling module that holds it (at a notebook's
+        or script's top level, ``sharing_picture(x, y)`` shows ``x`` and
+        ``y``), else ``a0``, ``a1``, ... (a function's local variables are
+        not read: reading them would keep its arrays alive).
     **named : Array
         Arrays passed by name: ``sharing_picture(x=x, y=y)``.
 
@@ -233,7 +265,7 @@ def sharing_picture(
       z       (1000,) float64, views 8000 bytes
     """
     if names is None:
-        names = [f"a{i}" for i in range(len(arrays))]
+        names = _caller_names(arrays, named, sys._getframe(1))
     elif isinstance(names, str) or len(names) != len(arrays):
         raise ValueError(
             f"sharing_picture: names must give one name per array ({len(arrays)}), got {names!r}"

@@ -98,9 +98,24 @@ def test_dot_has_an_edge_from_each_array_to_its_buffer() -> None:
     ]
 
 
-def test_default_names_number_the_positional_arrays() -> None:
-    a, b = ca.zeros(1), ca.zeros(1)
-    assert [entry.name for entry in ca.sharing_picture(a, b).arrays] == ["a0", "a1"]
+FIRST = ca.zeros(1)
+SECOND = ca.zeros(1)
+SAME = FIRST
+
+
+def test_positional_arrays_are_named_after_the_callers_globals() -> None:
+    picture = ca.sharing_picture(FIRST, SECOND, SAME)
+    # one array under two names: each entry gets a distinct name
+    assert [entry.name for entry in picture.arrays] == ["FIRST", "SECOND", "SAME"]
+
+
+def test_local_and_temporary_arrays_are_numbered_and_locals_stay_unpinned() -> None:
+    local = ca.zeros(1)
+    clone = ca.lazy_clone(local)
+    picture = ca.sharing_picture(ca.zeros(2), local, clone, FIRST, other=ca.zeros(1))
+    assert [entry.name for entry in picture.arrays] == ["a0", "a1", "a2", "FIRST", "other"]
+    del clone
+    assert ca.cow_info(local).holders == 1
 
 
 def test_bad_arguments_are_refused() -> None:
