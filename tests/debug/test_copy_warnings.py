@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import sys
 import warnings
 
@@ -94,3 +95,13 @@ def test_negative_min_bytes_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="min_bytes"):
         ca.warn_on_copy(-1)
     assert _cow.observer is None
+
+
+def test_warning_skips_library_frames_to_reach_the_user_line() -> None:
+    x = ca.arange(8.0)
+    y = ca.lazy_clone(x)
+    with ca.warn_on_copy(0), pytest.warns(ca.CopyWarning) as rec:
+        line = next_line()
+        random.Random(0).shuffle(y)  # random.py (stdlib) writes y[i] = ...
+    assert (rec[0].filename, rec[0].lineno) == (__file__, line)
+    assert sorted(float(v) for v in y) == [float(v) for v in x]
