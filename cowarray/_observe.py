@@ -352,7 +352,9 @@ def trace() -> Trace:
     Tracing is process-wide: a trace records every thread's events (each
     names its thread), and nested traces all record the events inside them.
     Without an open trace or :func:`warn_on_copy`, nothing is recorded and
-    the core pays one ``is None`` test.
+    the core pays one ``is None`` test. While tracing, each event costs a few
+    microseconds and stays in memory until the trace is dropped: trace a
+    bounded piece of code, not a long-running loop.
 
     Examples
     --------
