@@ -15,7 +15,7 @@ from typing import Any, Literal, NamedTuple
 
 from .._array import Array, wrap
 from .._devices import Device
-from .._dtypes import complex64, complex128, float32, promote, to_dtype
+from .._dtypes import complex64, complex128, float16, float32, promote, to_dtype
 from ._args import normalize_axes, require_array
 from ._checks import common_device
 
@@ -98,6 +98,11 @@ def _check_kind(x: Any, name: str, function: str, kinds: str) -> None:
     require_array(x, name, function)
     if x.dtype.kind not in kinds:
         raise TypeError(f"{function}: {name} must have a {_KIND_NAMES[kinds]} dtype, got {x.dtype}")
+    if kinds == "fc" and x.dtype == float16:
+        raise TypeError(
+            f"{function}: {name} is float16, which linear algebra does not support; "
+            "convert it with astype(x, float32)"
+        )
 
 
 def _matrices(x: Any, function: str, kinds: str = "fc", square: bool = False) -> Any:

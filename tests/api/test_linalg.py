@@ -481,6 +481,14 @@ def test_integer_input_to_a_floating_point_function_raises_type_error(
     np.testing.assert_array_equal(to_numpy(x), [[1, 2], [3, 4]])
 
 
+@pytest.mark.parametrize("function", FLOATING_ONLY, ids=lambda f: f.__name__)
+def test_float16_input_to_a_floating_point_function_raises_type_error(
+    function: Callable[[ca.Array], Any],
+) -> None:
+    with pytest.raises(TypeError, match="float16"):
+        function(ca.ones((2, 2), dtype=ca.float16))
+
+
 @pytest.mark.parametrize(
     "function",
     [ca.linalg.det, ca.linalg.inv, ca.linalg.cholesky, ca.linalg.eigh, ca.linalg.slogdet],
