@@ -133,6 +133,22 @@ def fft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "back
 def ifft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> Array:
     """The inverse of :func:`fft` along ``axis``.
 
+    Parameters
+    ----------
+    x : Array
+        Floating-point input (real input is treated as complex).
+    n : int, optional
+        Length of the transformed axis: the input is cropped or zero-padded to it.
+    axis : int
+        The axis to transform.
+    norm : {"backward", "ortho", "forward"}
+        Which direction is scaled by ``1/n`` (``"ortho"``: both by ``1/sqrt(n)``).
+
+    Returns
+    -------
+    Array
+        Complex, with ``x``'s precision.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -154,6 +170,22 @@ def fftn(
 
     ``s`` gives the length of each transformed axis (crop or zero-pad).
 
+    Parameters
+    ----------
+    x : Array
+        Floating-point input (real input is treated as complex).
+    s : sequence of int, optional
+        Length of each transformed axis (crop or zero-pad).
+    axes : sequence of int, optional
+        The axes to transform; default all, or the last ``len(s)``.
+    norm : {"backward", "ortho", "forward"}
+        Which direction is scaled.
+
+    Returns
+    -------
+    Array
+        Complex, with ``x``'s precision.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -174,6 +206,22 @@ def ifftn(
 ) -> Array:
     """The inverse of :func:`fftn`.
 
+    Parameters
+    ----------
+    x : Array
+        Floating-point input (real input is treated as complex).
+    s : sequence of int, optional
+        Length of each transformed axis (crop or zero-pad).
+    axes : sequence of int, optional
+        The axes to transform; default all, or the last ``len(s)``.
+    norm : {"backward", "ortho", "forward"}
+        Which direction is scaled.
+
+    Returns
+    -------
+    Array
+        Complex, with ``x``'s precision.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -187,6 +235,22 @@ def ifftn(
 def rfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> Array:
     """The Fourier transform of real input: the ``n // 2 + 1`` non-negative frequencies.
 
+    Parameters
+    ----------
+    x : Array
+        Real floating-point input.
+    n : int, optional
+        Length of the transformed axis: the input is cropped or zero-padded to it.
+    axis : int
+        The axis to transform.
+    norm : {"backward", "ortho", "forward"}
+        Which direction is scaled by ``1/n`` (``"ortho"``: both by ``1/sqrt(n)``).
+
+    Returns
+    -------
+    Array
+        Complex, with ``x``'s precision; the axis has length ``n // 2 + 1``.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -198,6 +262,22 @@ def rfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "bac
 
 def irfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> Array:
     """The inverse of :func:`rfft`: real output of length ``n`` (default ``2 * (m - 1)``).
+
+    Parameters
+    ----------
+    x : Array
+        Floating-point input: the non-negative frequency half of a spectrum.
+    n : int, optional
+        Length of the real output, default ``2 * (m - 1)`` for ``m`` input points.
+    axis : int
+        The axis to transform.
+    norm : {"backward", "ortho", "forward"}
+        Which direction is scaled by ``1/n`` (``"ortho"``: both by ``1/sqrt(n)``).
+
+    Returns
+    -------
+    Array
+        Real, with ``x``'s precision.
 
     Examples
     --------
@@ -218,6 +298,22 @@ def rfftn(
 ) -> Array:
     """The n-dimensional Fourier transform of real input (last axis halved).
 
+    Parameters
+    ----------
+    x : Array
+        Real floating-point input.
+    s : sequence of int, optional
+        Length of each transformed axis (crop or zero-pad).
+    axes : sequence of int, optional
+        The axes to transform; default all, or the last ``len(s)``.
+    norm : {"backward", "ortho", "forward"}
+        Which direction is scaled.
+
+    Returns
+    -------
+    Array
+        Complex, with ``x``'s precision; the last axis has length ``s[-1] // 2 + 1``.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -237,6 +333,22 @@ def irfftn(
 ) -> Array:
     """The inverse of :func:`rfftn`: real output.
 
+    Parameters
+    ----------
+    x : Array
+        Floating-point input: the non-negative frequency half of a spectrum.
+    s : sequence of int, optional
+        Length of each output axis; the last defaults to ``2 * (m - 1)``.
+    axes : sequence of int, optional
+        The axes to transform; default all, or the last ``len(s)``.
+    norm : {"backward", "ortho", "forward"}
+        Which direction is scaled.
+
+    Returns
+    -------
+    Array
+        Real, with ``x``'s precision.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -250,6 +362,22 @@ def irfftn(
 def hfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> Array:
     """The transform of a Hermitian-symmetric signal given by its first half: real output.
 
+    Parameters
+    ----------
+    x : Array
+        Floating-point input: the non-negative frequency half of a spectrum.
+    n : int, optional
+        Length of the real output, default ``2 * (m - 1)`` for ``m`` input points.
+    axis : int
+        The axis to transform.
+    norm : {"backward", "ortho", "forward"}
+        Which direction is scaled by ``1/n`` (``"ortho"``: both by ``1/sqrt(n)``).
+
+    Returns
+    -------
+    Array
+        Real, with ``x``'s precision.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -261,6 +389,22 @@ def hfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "bac
 
 def ihfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> Array:
     """The inverse of :func:`hfft`: the first half of a Hermitian spectrum from real input.
+
+    Parameters
+    ----------
+    x : Array
+        Real floating-point input.
+    n : int, optional
+        Length of the transformed axis: the input is cropped or zero-padded to it.
+    axis : int
+        The axis to transform.
+    norm : {"backward", "ortho", "forward"}
+        Which direction is scaled by ``1/n`` (``"ortho"``: both by ``1/sqrt(n)``).
+
+    Returns
+    -------
+    Array
+        Complex, with ``x``'s precision; the axis has length ``n // 2 + 1``.
 
     Examples
     --------
@@ -293,6 +437,23 @@ def fftfreq(
 ) -> Array:
     """The sample frequencies of an ``n``-point :func:`fft` with sample spacing ``d``.
 
+    Parameters
+    ----------
+    n : int
+        The number of samples.
+    d : float
+        The sample spacing.
+    dtype : dtype, optional
+        A real floating-point dtype; default ``float64``.
+    device : Device or str, optional
+        Default ``"cpu"``.
+
+    Returns
+    -------
+    Array
+        ``[0, 1, ..., -2, -1] / (d * n)``: the ``(n - 1) // 2 + 1`` non-negative
+        frequencies, then the negative ones.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -313,6 +474,22 @@ def rfftfreq(
     device: Device | str | None = None,
 ) -> Array:
     """The sample frequencies of an ``n``-point :func:`rfft` (non-negative only).
+
+    Parameters
+    ----------
+    n : int
+        The number of samples.
+    d : float
+        The sample spacing.
+    dtype : dtype, optional
+        A real floating-point dtype; default ``float64``.
+    device : Device or str, optional
+        Default ``"cpu"``.
+
+    Returns
+    -------
+    Array
+        ``[0, 1, ..., n//2] / (d * n)``.
 
     Examples
     --------
@@ -335,6 +512,18 @@ def _shift(name: str, x: Array, axes: int | Sequence[int] | None) -> Array:
 def fftshift(x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:
     """``x`` rolled so that the zero frequency sits in the middle of ``axes``.
 
+    Parameters
+    ----------
+    x : Array
+        Any array.
+    axes : int or sequence of int, optional
+        The axes to roll; default all.
+
+    Returns
+    -------
+    Array
+        A new array with ``x``'s shape and dtype.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -346,6 +535,18 @@ def fftshift(x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:
 
 def ifftshift(x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:
     """The inverse of :func:`fftshift`.
+
+    Parameters
+    ----------
+    x : Array
+        Any array.
+    axes : int or sequence of int, optional
+        The axes to roll; default all.
+
+    Returns
+    -------
+    Array
+        A new array with ``x``'s shape and dtype.
 
     Examples
     --------

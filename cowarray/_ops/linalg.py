@@ -214,6 +214,16 @@ def matmul(x1: Array, x2: Array, /) -> Array:
 def matrix_transpose(x: Array, /) -> Array:
     """``x`` with its last two axes swapped (a lazy value, no copy).
 
+    Parameters
+    ----------
+    x : Array
+        Any array with at least two dimensions.
+
+    Returns
+    -------
+    Array
+        Shape ``(..., N, M)``; shares ``x``'s buffer until either is written.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -254,6 +264,11 @@ def tensordot(x1: Array, x2: Array, /, *, axes: int | tuple[Any, Any] = 2) -> Ar
         An int ``N`` contracts the last ``N`` axes of ``x1`` with the first
         ``N`` of ``x2``; a pair lists the axes to contract, in order.
 
+    Returns
+    -------
+    Array
+        The uncontracted axes of ``x1`` followed by those of ``x2``, in the promoted dtype.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -289,6 +304,18 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     The other axes broadcast; the vector axis must have the same length in
     both operands (it does not broadcast).
 
+    Parameters
+    ----------
+    x1, x2 : Array
+        Numeric arrays with at least one dimension.
+    axis : int
+        The vector axis, counted from the end (``-1``: the last one).
+
+    Returns
+    -------
+    Array
+        ``sum(conj(x1) * x2)`` along ``axis``, broadcast over the other axes.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -322,6 +349,11 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
         Return the upper factor ``U`` (``x = U^H U``) instead of the lower
         factor ``L`` (``x = L L^H``).
 
+    Returns
+    -------
+    Array
+        The triangular factor, with ``x``'s shape and dtype.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -337,6 +369,18 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
 
 def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     """The cross product of 3-element vectors along ``axis`` (other axes broadcast).
+
+    Parameters
+    ----------
+    x1, x2 : Array
+        Numeric arrays whose ``axis`` has length 3.
+    axis : int
+        The vector axis, counted from the end.
+
+    Returns
+    -------
+    Array
+        The cross products, in the promoted dtype.
 
     Examples
     --------
@@ -360,6 +404,16 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
 def det(x: Array, /) -> Array:
     """The determinant of a (stack of) square matrices.
 
+    Parameters
+    ----------
+    x : Array
+        Floating-point array of shape ``(..., M, M)``: a square matrix or a stack of them.
+
+    Returns
+    -------
+    Array
+        Shape ``x.shape[:-2]``, ``x``'s dtype.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -372,6 +426,18 @@ def det(x: Array, /) -> Array:
 
 def diagonal(x: Array, /, *, offset: int = 0) -> Array:
     """The ``offset``-th diagonal of each matrix in ``x`` (a lazy value).
+
+    Parameters
+    ----------
+    x : Array
+        Any array of shape ``(..., M, N)``.
+    offset : int
+        ``0`` the main diagonal, positive above it, negative below.
+
+    Returns
+    -------
+    Array
+        Shape ``(..., K)``; shares ``x``'s buffer until either is written.
 
     Examples
     --------
@@ -388,6 +454,18 @@ def diagonal(x: Array, /, *, offset: int = 0) -> Array:
 def eigh(x: Array, /) -> EighResult:
     """Eigenvalues (ascending) and eigenvectors of a (stack of) Hermitian matrices.
 
+    Parameters
+    ----------
+    x : Array
+        Floating-point array of shape ``(..., M, M)``: a square matrix or a stack of them.
+        Only the lower triangle is read.
+
+    Returns
+    -------
+    EighResult
+        ``eigenvalues`` (real, shape ``(..., M)``) and ``eigenvectors`` (the
+        columns, ``x``'s dtype).
+
     Examples
     --------
     >>> import cowarray as ca
@@ -402,6 +480,16 @@ def eigh(x: Array, /) -> EighResult:
 
 def eigvalsh(x: Array, /) -> Array:
     """The eigenvalues (ascending) of a (stack of) Hermitian matrices.
+
+    Parameters
+    ----------
+    x : Array
+        Floating-point array of shape ``(..., M, M)``: a square matrix or a stack of them.
+
+    Returns
+    -------
+    Array
+        Real eigenvalues, shape ``(..., M)``.
 
     Examples
     --------
@@ -418,6 +506,16 @@ def eig(x: Array, /) -> EigResult:
 
     Both results are complex (``complex64`` for single precision input,
     else ``complex128``), even when every eigenvalue happens to be real.
+
+    Parameters
+    ----------
+    x : Array
+        Floating-point array of shape ``(..., M, M)``: a square matrix or a stack of them.
+
+    Returns
+    -------
+    EigResult
+        ``eigenvalues`` (shape ``(..., M)``) and ``eigenvectors`` (the columns).
 
     Examples
     --------
@@ -437,6 +535,16 @@ def eig(x: Array, /) -> EigResult:
 def eigvals(x: Array, /) -> Array:
     """The (complex) eigenvalues of a (stack of) general square matrices.
 
+    Parameters
+    ----------
+    x : Array
+        Floating-point array of shape ``(..., M, M)``: a square matrix or a stack of them.
+
+    Returns
+    -------
+    Array
+        Complex eigenvalues, shape ``(..., M)``.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -450,6 +558,16 @@ def eigvals(x: Array, /) -> Array:
 
 def inv(x: Array, /) -> Array:
     """The inverse of a (stack of) square matrices.
+
+    Parameters
+    ----------
+    x : Array
+        Floating-point array of shape ``(..., M, M)``: a square matrix or a stack of them.
+
+    Returns
+    -------
+    Array
+        ``x``'s shape and dtype. A singular matrix raises ValueError.
 
     Examples
     --------
@@ -483,6 +601,12 @@ def matrix_norm(
     ord : {1, 2, inf, -1, -2, -inf, "fro", "nuc"}
         The norm; ``None`` means ``"fro"``.
 
+    Returns
+    -------
+    Array
+        Real floating-point norms, shape ``x.shape[:-2]`` (plus two unit axes
+        with ``keepdims``).
+
     Examples
     --------
     >>> import cowarray as ca
@@ -505,6 +629,18 @@ def matrix_norm(
 def matrix_power(x: Array, n: int, /) -> Array:
     """``x`` multiplied by itself ``n`` times (the inverse's power when ``n < 0``).
 
+    Parameters
+    ----------
+    x : Array
+        Floating-point array of shape ``(..., M, M)``: a square matrix or a stack of them.
+    n : int
+        The exponent; ``0`` gives identity matrices.
+
+    Returns
+    -------
+    Array
+        ``x``'s shape and dtype.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -523,6 +659,18 @@ def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
 
     ``rtol`` defaults to ``max(M, N) * eps`` of ``x``'s precision.
 
+    Parameters
+    ----------
+    x : Array
+        Floating-point array of shape ``(..., M, N)``.
+    rtol : float or Array, optional
+        Relative tolerance; an Array broadcasts against ``x.shape[:-2]``.
+
+    Returns
+    -------
+    Array
+        Ranks in the default integer dtype, shape ``x.shape[:-2]``.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -537,6 +685,16 @@ def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
 
 def outer(x1: Array, x2: Array, /) -> Array:
     """The outer product of two vectors.
+
+    Parameters
+    ----------
+    x1, x2 : Array
+        Numeric 1-D arrays of lengths ``N`` and ``M``.
+
+    Returns
+    -------
+    Array
+        Shape ``(N, M)``, the promoted dtype.
 
     Examples
     --------
@@ -558,6 +716,18 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     Singular values at most ``rtol`` times the largest one count as zero;
     ``rtol`` defaults to ``max(M, N) * eps`` of ``x``'s precision.
 
+    Parameters
+    ----------
+    x : Array
+        Floating-point array of shape ``(..., M, N)``.
+    rtol : float or Array, optional
+        Relative tolerance; an Array broadcasts against ``x.shape[:-2]``.
+
+    Returns
+    -------
+    Array
+        Shape ``(..., N, M)``, ``x``'s dtype.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -572,6 +742,19 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
 
 def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRResult:
     """The QR decomposition of a (stack of) matrices.
+
+    Parameters
+    ----------
+    x : Array
+        Floating-point array of shape ``(..., M, N)``.
+    mode : {"reduced", "complete"}
+        ``"reduced"``: ``Q`` is ``(..., M, K)`` and ``R`` ``(..., K, N)`` with
+        ``K = min(M, N)``; ``"complete"``: ``Q`` is ``(..., M, M)``.
+
+    Returns
+    -------
+    QRResult
+        ``Q`` with orthonormal columns and upper triangular ``R``, ``x = Q @ R``.
 
     Examples
     --------
@@ -590,6 +773,17 @@ def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRRe
 def slogdet(x: Array, /) -> SlogdetResult:
     """The sign and the log of the absolute value of the determinant.
 
+    Parameters
+    ----------
+    x : Array
+        Floating-point array of shape ``(..., M, M)``: a square matrix or a stack of them.
+
+    Returns
+    -------
+    SlogdetResult
+        ``sign`` (``x``'s dtype; ``0`` for a singular matrix) and
+        ``logabsdet`` (real; ``-inf`` for a singular matrix).
+
     Examples
     --------
     >>> import cowarray as ca
@@ -607,6 +801,18 @@ def solve(x1: Array, x2: Array, /) -> Array:
 
     ``x2`` of shape ``(M,)`` is one vector; otherwise ``x2`` is a (stack
     of) ``(M, K)`` matrices whose leading axes broadcast with ``x1``'s.
+
+    Parameters
+    ----------
+    x1 : Array
+        Floating-point ``(..., M, M)`` coefficient matrices.
+    x2 : Array
+        Floating-point right-hand sides, ``(M,)`` or ``(..., M, K)``.
+
+    Returns
+    -------
+    Array
+        The solutions, in the promoted dtype.
 
     Examples
     --------
@@ -629,6 +835,19 @@ def solve(x1: Array, x2: Array, /) -> Array:
 def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     """The singular value decomposition ``x = U @ diag(S) @ Vh``.
 
+    Parameters
+    ----------
+    x : Array
+        Floating-point array of shape ``(..., M, N)``.
+    full_matrices : bool
+        ``True``: ``U`` is ``(..., M, M)`` and ``Vh`` ``(..., N, N)``; ``False``:
+        ``(..., M, K)`` and ``(..., K, N)`` with ``K = min(M, N)``.
+
+    Returns
+    -------
+    SVDResult
+        ``U``, ``S`` (real, descending, shape ``(..., K)``) and ``Vh``.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -646,6 +865,16 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
 def svdvals(x: Array, /) -> Array:
     """The singular values of a (stack of) matrices, in descending order.
 
+    Parameters
+    ----------
+    x : Array
+        Floating-point array of shape ``(..., M, N)``.
+
+    Returns
+    -------
+    Array
+        Real, shape ``(..., min(M, N))``.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -661,6 +890,20 @@ def trace(x: Array, /, *, offset: int = 0, dtype: Any = None) -> Array:
 
     Integer inputs sum in the default integer dtype of their signedness
     unless ``dtype`` says otherwise.
+
+    Parameters
+    ----------
+    x : Array
+        Numeric array of shape ``(..., M, N)``.
+    offset : int
+        ``0`` the main diagonal, positive above it, negative below.
+    dtype : dtype, optional
+        The dtype to sum in.
+
+    Returns
+    -------
+    Array
+        Shape ``x.shape[:-2]``.
 
     Examples
     --------
