@@ -13,7 +13,7 @@ import math
 import operator
 from typing import Any, Literal, NamedTuple
 
-from .._array import Array, wrap
+from .._array import Array, new_array, wrap
 from .._devices import Device
 from .._dtypes import complex64, complex128, float16, float32, promote, to_dtype
 from ._args import normalize_axes, require_array
@@ -133,6 +133,19 @@ def _as_dtype(data: Any, dtype: Any) -> Any:
     return data if data.dtype == dtype else data.astype(dtype)
 
 
+_NUMERIC_KINDS = "iufc"
+
+
+def _fresh(result: Any, device: Device) -> Array:
+    """Wrap a result the backend computed afresh (never a view of an input)."""
+    backend = device.backend
+    if type(result) is not backend.array_type:  # a backend scalar from a 0-d result
+        return new_array(backend.asarray(result), None, device)
+    if result.base is None:
+        return new_array(result, None, device)
+    return wrap(result, device)
+
+
 def _vector_axis(function: str, axis: object, ndim1: int, ndim2: int) -> int:
     """A negative axis valid for both operands (the standard counts from the end)."""
     if isinstance(axis, bool):
@@ -199,6 +212,20 @@ def matmul(x1: Array, x2: Array, /) -> Array:
     >>> ca.matmul(ca.asarray([[1, 2], [3, 4]]), ca.asarray([1, 1]))
     cowarray.Array([3, 7], dtype=int64)
     """
+    if type(x1) is Array and type(x2) is Array:
+        # The common case, checked in a few attribute reads: one device, one
+        # numeric dtype, aligned shapes. Anything else takes the full checks.
+        a, b = x1._data, x2._data
+        device = x1._device
+        if (
+            x2._device is device
+            and a.dtype is b.dtype
+            and a.dtype.kind in _NUMERIC_KINDS
+            and a.ndim
+            and b.ndim
+            and a.shape[-1] == b.shape[-2 if b.ndim > 1 else -1]
+        ):
+            return _fresh(device.backend.xp.matmul(a, b), device)
     device, dtype = _pair("matmul", x1, x2)
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError(
@@ -322,6 +349,19 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     >>> ca.vecdot(ca.asarray([[1.0, 2.0], [3.0, 4.0]]), ca.asarray([1.0, 1.0]))
     cowarray.Array([3., 7.], dtype=float64)
     """
+    if type(x1) is Array and type(x2) is Array and type(axis) is int and axis < 0:
+        a, b = x1._data, x2._data
+        device = x1._device
+        dtype = a.dtype
+        if (
+            x2._device is device
+            and dtype is b.dtype
+            and dtype.kind in _NUMERIC_KINDS
+            and a.ndim >= -axis
+            and b.ndim >= -axis
+            and a.shape[axis] == b.shape[axis]
+        ):
+            return _fresh(device.backend.xp.vecdot(a, b, axis=axis), device)
     device, dtype = _pair("vecdot", x1, x2)
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError("vecdot: operands must have at least one dimension")
@@ -331,7 +371,7 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
             f"vecdot: the vectors have lengths {x1.shape[index]} and {x2.shape[index]} "
             f"along axis {axis}; they must be equal"
         )
-    result = device.backend.xp.linalg.vecdot(x1._data, x2._data, axis=index)
+    result = device.backend.xp.vecdot(x1._data, x2._data, axis=index)
     return wrap(_as_dtype(result, dtype), device)
 
 
