@@ -17,6 +17,7 @@ from ._constants import nan as nan
 from ._constants import newaxis as newaxis
 from ._constants import pi as pi
 from ._devices import Device as Device
+from ._dlpack import from_dlpack as from_dlpack
 from ._dtypes import bool as bool
 from ._dtypes import complex64 as complex64
 from ._dtypes import complex128 as complex128
@@ -32,6 +33,7 @@ from ._dtypes import uint16 as uint16
 from ._dtypes import uint32 as uint32
 from ._dtypes import uint64 as uint64
 from ._info import __array_namespace_info__ as __array_namespace_info__
+from ._move import move as move
 from ._ops.creation import arange as arange
 from ._ops.creation import asarray as asarray
 from ._ops.creation import empty as empty

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from . import _cow
 from ._devices import CPU, Device, as_device
-from ._dtypes import ALL_DTYPES, check_scalar, normalize_scalar, promote
+from ._dtypes import ALL_DTYPES, DEFAULT_INDEX, check_scalar, normalize_scalar, promote
 from ._ops._checks import (
     CATEGORY,
     OperandTypeError,
@@ -135,7 +135,27 @@ def _operand(value: object, mode: int) -> Any:
 
 
 def _inplace_operator(name: str) -> Callable[[Array, Any], Array]:
+    # dtypes whose in-place ``name`` with a fitting Python scalar keeps the
+    # dtype (``/=`` on integers would make floats: never on the fast path)
+    keeps_dtype = frozenset(
+        d
+        for d in ALL_DTYPES
+        if d.kind in CATEGORY.get(name, "biufc") and not (name == "divide" and d.kind in "biu")
+    )
+    bound: dict[Device, tuple[Callable[..., Any], Any]] = {}
+
     def method(self: Array, other: Any, /) -> Any:
+        data = self._data
+        if type(other) in self._fast_write and data.dtype in keeps_dtype:
+            # Private, writable, and a scalar of a fitting kind: the core
+            # already decided there is nothing to copy.
+            try:
+                function = bound[self._device][0]
+            except KeyError:
+                bound[self._device] = _bind(self._device, name)
+                function = bound[self._device][0]
+            function(data, other, out=data)
+            return self
         if type(other) is not Array and _operand(other, _METHOD) is NotImplemented:
             return NotImplemented
         _apply_inplace(name, self, other)
@@ -217,14 +237,33 @@ class Array:
                 f"x.T is defined for 2-D arrays only, this one has {self._data.ndim} "
                 "dimensions; use permute_dims(x, axes) or x.mT"
             )
-        return wrap(self._data.T, self._device, (self,))
+        return view_of(self, self._data.T)
 
     @property
     def mT(self) -> Array:
         """The transpose of the last two axes (a lazy value, no copy)."""
         if self._data.ndim < 2:
             raise ValueError(f"x.mT needs at least 2 dimensions, this array has {self._data.ndim}")
-        return wrap(self._data.swapaxes(-1, -2), self._device, (self,))
+        return view_of(self, self._data.swapaxes(-1, -2))
+
+    @property
+    def at(self) -> AtIndexer:
+        """Functional updates, JAX style: ``x.at[index].set(v)`` returns a new array.
+
+        ``get``, ``set``, ``add``, ``subtract``, ``multiply``, ``divide``,
+        ``power``, ``min``, ``max`` and ``apply`` leave ``x`` unchanged; see
+        ``cowarray._at._At`` for modes and dtype rules.
+
+        Examples
+        --------
+        >>> import cowarray as ca
+        >>> x = ca.zeros(3)
+        >>> x.at[1].add(2.0)
+        cowarray.Array([0., 2., 0.], dtype=float64)
+        >>> x
+        cowarray.Array([0., 0., 0.], dtype=float64)
+        """
+        return AtIndexer(self)
 
     # -- protocol methods ---------------------------------------------------
 
@@ -249,6 +288,49 @@ class Array:
         host = self._device.backend.to_numpy(self._data)
         moved = target.backend.from_numpy(host)
         return wrap(moved, target, (self,))
+
+    def __dlpack__(
+        self,
+        /,
+        *,
+        stream: Any = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> Any:
+        """Export as a DLPack capsule (an aliasing boundary: see ``cowarray._dlpack``).
+
+        ``copy=None`` shares memory with the consumer: this array first gets a
+        buffer no other value holds, which stays *exposed* (its clones copy
+        eagerly) until the consumer releases it. ``copy=True`` exports a copy;
+        ``copy=False`` raises BufferError if one is needed.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import cowarray as ca
+        >>> x = ca.asarray([1.0, 2.0])
+        >>> shared = np.from_dlpack(x)     # zero-copy: NumPy and x alias
+        >>> ca.cow_info(x).state
+        'exposed'
+        >>> del shared                     # the consumer released the memory
+        >>> ca.cow_info(x).state
+        'private'
+        """
+        from ._dlpack import export
+
+        return export(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """``(DLPack device type, device index)``: ``(1, 0)`` for host memory.
+
+        Examples
+        --------
+        >>> import cowarray as ca
+        >>> ca.zeros(2).__dlpack_device__()
+        (1, 0)
+        """
+        return self._device.backend.dlpack_device(self._data)
 
     __hash__: Final = None  # type: ignore[assignment]
     # NumPy must defer to our reflected operators instead of returning ndarrays.
@@ -357,7 +439,7 @@ class Array:
         kind = type(key)
         if kind is not int and kind is not slice:
             key = _backend_index(self, key)
-        return wrap(self._data[key], self._device, (self,))
+        return view_of(self, self._data[key])
 
     def __setitem__(self, key: Any, value: Operand, /) -> None:
         if type(key) is int and type(value) in self._fast_write:
@@ -481,6 +563,28 @@ def wrap(result: Any, device: Device, inputs: tuple[Array, ...] = ()) -> Array:
     return _wrap_other_view(array, inputs)
 
 
+def view_of(source: Array, result: Any) -> Array:
+    """:func:`wrap` for an op of one input whose result is usually a view of it.
+
+    Same rule, with the common case (a view of ``source``'s plain shared
+    buffer, nobody tracing) inlined: it is the whole cost of ``x[1:5]``.
+    Everything else takes :func:`wrap`.
+    """
+    data = source._data
+    base = result.base
+    if base is not None and (base is data or base is data.base) and type(result) is type(data):
+        buf = source._buf
+        # The fast path of _cow.share(): an existing, shareable record.
+        if buf is not None and buf.shareable and _cow.observer is None:
+            array: Array = _object_new(Array)
+            array._data = result
+            array._buf = buf
+            array._device = source._device
+            array._fast_write = _NO_FAST_WRITE
+            return array
+    return wrap(result, source._device, (source,))
+
+
 def _wrap_other_view(array: Array, inputs: tuple[Array, ...]) -> Array:
     backend = array._device.backend
     for source in inputs:
@@ -580,6 +684,8 @@ def _index_component(array: Array, part: Any) -> Any:
             )
         return part._data
     if kind is bool or isinstance(part, (list, range)):
+        if len(part) == 0:  # an empty list selects nothing: an empty integer index
+            return array._device.backend.asarray([], dtype=DEFAULT_INDEX)
         return array._device.backend.asarray(part)
     try:
         return operator.index(part)
@@ -683,3 +789,7 @@ _PLAIN_SCALARS: Final = {
     "f": frozenset({int, float}),
     "c": frozenset({int, float, complex}),
 }
+
+
+# x.at's helper lives in _at, which imports this module: bind it last.
+from ._at import AtIndexer  # noqa: E402

@@ -6,7 +6,7 @@ each such view a new holder of its input's buffer, so they are O(1) values.
 
 from __future__ import annotations
 
-from .._array import Array, wrap
+from .._array import Array, view_of
 from ._args import normalize_axes, normalize_axis, normalize_shape, require_array
 
 __all__ = ["broadcast_to", "expand_dims", "flip", "permute_dims", "reshape", "squeeze"]
@@ -34,17 +34,18 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
     require_array(x, "x", "reshape")
     if copy is not None and type(copy) is not bool:
         raise TypeError(f"copy must be True, False or None, got {copy!r}")
-    if type(shape) is not tuple or not all(type(d) is int for d in shape):
-        shape = tuple(
-            -1 if d == -1 else normalize_shape(d, "each entry of shape")[0]
-            for d in (shape if isinstance(shape, (tuple, list)) else (shape,))
-        )
-    xp = x._device.backend.xp
+    if type(shape) is not tuple:
+        shape = _shape_with_placeholder(shape)
     try:
-        data = xp.reshape(x._data, shape, copy=copy)
-    except ValueError:
-        raise _reshape_error(x, shape, copy) from None
-    return wrap(data, x._device, (x,))
+        data = x._device.backend.xp.reshape(x._data, shape, copy=copy)
+    except (ValueError, TypeError):
+        raise _reshape_error(x, _shape_with_placeholder(shape), copy) from None
+    return view_of(x, data)
+
+
+def _shape_with_placeholder(shape: object) -> tuple[int, ...]:
+    entries = shape if isinstance(shape, (tuple, list)) else (shape,)
+    return tuple(-1 if d == -1 else normalize_shape(d, "each entry of shape")[0] for d in entries)
 
 
 def _reshape_error(x: Array, shape: tuple[int, ...], copy: bool | None) -> ValueError:
@@ -83,7 +84,7 @@ def permute_dims(x: Array, /, axes: tuple[int, ...]) -> Array:
         raise ValueError(
             f"axes must list each of the array's {x.ndim} axes once, got {tuple(axes)}"
         )
-    return wrap(x._device.backend.xp.permute_dims(x._data, normalized), x._device, (x,))
+    return view_of(x, x._device.backend.xp.permute_dims(x._data, normalized))
 
 
 def expand_dims(x: Array, /, axis: int = 0) -> Array:
@@ -97,7 +98,7 @@ def expand_dims(x: Array, /, axis: int = 0) -> Array:
     """
     require_array(x, "x", "expand_dims")
     position = normalize_axis(axis, x.ndim + 1)
-    return wrap(x._device.backend.xp.expand_dims(x._data, position), x._device, (x,))
+    return view_of(x, x._device.backend.xp.expand_dims(x._data, position))
 
 
 def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
@@ -114,7 +115,7 @@ def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
     for a in axes:
         if x.shape[a] != 1:
             raise ValueError(f"cannot squeeze axis {a}: it has length {x.shape[a]}, not 1")
-    return wrap(x._device.backend.xp.squeeze(x._data, axis=axes), x._device, (x,))
+    return view_of(x, x._device.backend.xp.squeeze(x._data, axis=axes))
 
 
 def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
@@ -128,7 +129,7 @@ def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
     """
     require_array(x, "x", "flip")
     axes = normalize_axes(axis, x.ndim)
-    return wrap(x._device.backend.xp.flip(x._data, axis=axes), x._device, (x,))
+    return view_of(x, x._device.backend.xp.flip(x._data, axis=axes))
 
 
 def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
@@ -147,4 +148,4 @@ def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
         data = x._device.backend.xp.broadcast_to(x._data, dims)
     except ValueError:
         raise ValueError(f"cannot broadcast an array of shape {x.shape} to {dims}") from None
-    return wrap(data, x._device, (x,))
+    return view_of(x, data)
