@@ -159,8 +159,8 @@ def _vector_axis(function: str, axis: object, ndim1: int, ndim2: int) -> int:
     lowest = -min(ndim1, ndim2)
     if not lowest <= index <= -1:
         raise ValueError(
-            f"{function}: axis={axis} is out of range; it must be a negative integer in "
-            f"[{lowest}, -1] for operands with {ndim1} and {ndim2} dimensions"
+            f"{function}: axis={axis} is out of range for operands with {ndim1} and {ndim2} "
+            f"dimensions; count it from the end, in [{lowest}, -1]"
         )
     return index
 
