@@ -266,8 +266,9 @@ class Array:
             raise ValueError("stream= is only meaningful for GPU devices")
         if target is self._device:
             return lazy_clone(self)
-        host = self._device.backend.to_numpy(self._data)
-        moved = target.backend.from_numpy(host)
+        moved = target.backend.transfer(self._data, self._device.backend)
+        if moved is None:  # through host memory
+            moved = target.backend.from_numpy(self._device.backend.to_numpy(self._data))
         return wrap(moved, target, (self,))
 
     __hash__: Final = None  # type: ignore[assignment]
@@ -282,6 +283,9 @@ class Array:
         copies first, so the NumPy view keeps its values.
         """
         backend = self._device.backend
+        refusal = backend.numpy_export_refusal()
+        if refusal is not None:  # GPU memory: as CuPy, never implicitly
+            raise TypeError(refusal)
         if copy:
             return _numpy_copy(backend.to_numpy(self._data), dtype)
         buf = _cow.share(self)

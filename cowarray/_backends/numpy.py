@@ -103,5 +103,14 @@ class NumpyBackend:
     def from_numpy(self, array: np.ndarray) -> np.ndarray:
         return array
 
+    def note_share(self, data: np.ndarray) -> None:
+        return None  # host memory: no streams to order
+
+    def numpy_export_refusal(self) -> str | None:
+        return None
+
+    def transfer(self, data: Any, source: Any) -> None:
+        return None  # host memory is reached through to_numpy/from_numpy
+
 
 NUMPY_BACKEND = NumpyBackend()
