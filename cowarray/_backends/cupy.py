@@ -153,6 +153,14 @@ def _var(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool =
     return x.var(axis=axis, ddof=correction, keepdims=keepdims)
 
 
+def _asarray(obj: Any, /, dtype: Any = None, *, copy: bool | None = None, **_: Any) -> Any:
+    # Host data is copied with a blocking transfer: CuPy's default is an
+    # asynchronous one whose source must outlive it, and ours is often a temporary.
+    if isinstance(obj, cupy.ndarray):
+        return cupy.array(obj, dtype=dtype, copy=True) if copy else cupy.asarray(obj, dtype=dtype)
+    return cupy.array(obj, dtype=dtype, copy=True, blocking=True)
+
+
 def _vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     return cupy.sum(cupy.conj(x1) * x2, axis=axis)
 
@@ -203,6 +211,7 @@ def _linalg_vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
 # Standard names CuPy lacks or whose signature differs from the standard's.
 _RENAMED: Final[dict[str, Callable[..., Any]]] = {
     "argsort": _argsort,
+    "asarray": _asarray,
     "clip": _clip,
     "count_nonzero": _count_nonzero,
     "sort": _sort,
@@ -303,7 +312,8 @@ class _Pending:
 
     def __init__(self, limit: int = MAX_PENDING) -> None:
         self._entries: list[tuple[Any, Any]] = []
-        self._lock = threading.Lock()
+        # Re-entrant: freeing a source can run weakref callbacks on this thread.
+        self._lock = threading.RLock()
         self._limit = limit
 
     def __len__(self) -> int:
@@ -331,8 +341,9 @@ class _Pending:
                 if not event.done:
                     break
                 done += 1
-            if done:
-                del self._entries[:done]
+            finished = self._entries[:done]
+            del self._entries[:done]
+        del finished  # the sources go back to the pool outside the lock
 
     def events_reading(self, owner: Any) -> list[Any]:
         """Events of pending copies whose source is (a view of) ``owner``."""
@@ -362,7 +373,9 @@ class _ShareStreams:
 
     def __init__(self) -> None:
         self._entries: dict[int, tuple[weakref.ref[Any], Any]] = {}
-        self._lock = threading.Lock()
+        # Re-entrant: a garbage collection inside a locked block may run the
+        # weak reference callback of another entry on this thread.
+        self._lock = threading.RLock()
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -560,7 +573,7 @@ class CupyBackend:
             host = cupy.asnumpy(target)
             host_values = cupy.asnumpy(values) if isinstance(values, cupy.ndarray) else values
             _HOST_UFUNCS[op].at(host, _host_index(index), host_values)
-            target[...] = cupy.asarray(host)
+            target[...] = cupy.array(host, blocking=True)
 
     # -- DLPack: capsule work only; the policy is in cowarray/_dlpack.py ---------
 
