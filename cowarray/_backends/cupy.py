@@ -612,7 +612,13 @@ class CupyBackend:
             # consumer's release. CuPy's __dlpack__ makes ``stream`` wait for
             # the current stream (stream=None: the legacy default stream).
             view = source.view()
-            capsule = view.__dlpack__(stream=stream, max_version=max_version)
+            if max_version is None:
+                capsule = view.__dlpack__(stream=stream)
+            else:
+                try:
+                    capsule = view.__dlpack__(stream=stream, max_version=max_version)
+                except TypeError:  # CuPy 13 makes unversioned capsules only
+                    capsule = view.__dlpack__(stream=stream)
             if on_release is not None:
                 weakref.finalize(view, on_release).atexit = False
             return capsule
@@ -685,5 +691,5 @@ def cupy_backend(index: int) -> CupyBackend:
 def _device_count() -> int:
     try:
         return int(cupy.cuda.runtime.getDeviceCount())
-    except cupy.cuda.runtime.CUDARuntimeError:  # no driver, no device
+    except RuntimeError:  # CUDA's runtime and driver errors: no driver, no device
         return 0
