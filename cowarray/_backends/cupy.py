@@ -435,25 +435,38 @@ class CupyBackend:
     # -- allocation and conversion ----------------------------------------------
 
     def asarray(self, obj: Any, dtype: Any = None, copy: bool | None = None) -> Any:
+        """A CuPy array on this GPU from ``obj``.
+
+        A CuPy array is returned as is unless ``copy`` or a dtype change asks
+        for a copy. Anything else is copied (host data with a blocking
+        transfer, so the caller may reuse its memory at once), except with
+        ``copy=False``: GPU memory of another library (``__cuda_array_interface__``)
+        is then viewed without a copy, for the caller to mark it foreign.
+        """
         with self._current():
-            if copy is False:
-                if (
-                    isinstance(obj, cupy.ndarray)
-                    and (dtype is None or obj.dtype == dtype)
-                    and obj.device.id == self.device_id
-                ):
-                    return obj
+            if isinstance(obj, cupy.ndarray):
+                if copy:
+                    return cupy.array(obj, dtype=dtype, copy=True)
+                result = cupy.asarray(obj, dtype=dtype)
+            elif copy is False and hasattr(obj, "__cuda_array_interface__"):
+                result = cupy.asarray(obj)
+            elif copy is False:
                 raise ValueError(
-                    f"cannot make a {self._device_label} array from {type(obj).__name__} "
+                    f"cannot view a {type(obj).__name__} as a {self._device_label} array "
                     "without copying"
                 )
-            if isinstance(obj, np.ndarray | list | tuple) or np.isscalar(obj):
-                # host data: one blocking host-to-device copy, so the caller
-                # may reuse its host memory at once
+            else:
                 return cupy.array(obj, dtype=dtype, copy=True, blocking=True)
-            if copy:
-                return cupy.array(obj, dtype=dtype, copy=True)
-            return cupy.asarray(obj, dtype=dtype)
+            if copy is False and (
+                result.device.id != self.device_id
+                or (dtype is not None and result.dtype != dtype)
+                or (result is not obj and isinstance(obj, cupy.ndarray))
+            ):
+                raise ValueError(
+                    f"cannot make a {self._device_label} array of dtype {dtype or result.dtype} "
+                    f"from this {type(obj).__name__} without copying"
+                )
+            return result
 
     def from_numpy(self, array: Any) -> Any:
         with self._current():

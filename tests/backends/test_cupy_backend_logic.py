@@ -27,6 +27,26 @@ BACKEND_FILE = Path(__file__).parents[2] / "cowarray" / "_backends" / "cupy.py"
 class FakeArray(np.ndarray):
     """Stands in for ``cupy.ndarray`` (NumPy collapses view chains as CuPy does)."""
 
+    @property
+    def device(self) -> Any:
+        return types.SimpleNamespace(id=0)
+
+
+def fake_array(
+    obj: Any, dtype: Any = None, copy: bool = True, blocking: bool = False, **_: Any
+) -> FakeArray:
+    """``cupy.array``: a copy; ``blocking`` is recorded so tests can ask for it."""
+    result = np.array(obj, dtype=dtype, copy=copy).view(FakeArray)
+    fake_array.last_blocking = blocking  # type: ignore[attr-defined]
+    return result
+
+
+def fake_asarray(obj: Any, dtype: Any = None) -> Any:
+    """``cupy.asarray``: the same array when nothing needs converting."""
+    if isinstance(obj, FakeArray) and (dtype is None or obj.dtype == dtype):
+        return obj
+    return np.asarray(obj, dtype=dtype).view(FakeArray)
+
 
 def make(values: Any) -> FakeArray:
     host = np.asarray(values)
@@ -100,6 +120,8 @@ def fake_cupy(missing: tuple[str, ...] = ()) -> types.ModuleType:
         if not name.startswith("_") and name not in missing:
             setattr(module, name, getattr(np, name))
     module.ndarray = FakeArray  # type: ignore[attr-defined]
+    module.array = fake_array  # type: ignore[attr-defined]
+    module.asarray = fake_asarray  # type: ignore[attr-defined]
     module.cuda = FakeCuda()  # type: ignore[attr-defined]
     return module
 
@@ -361,6 +383,34 @@ def test_namespace_runs_functions_with_the_backends_gpu_current(
     stand_in.fake.current_device = 1
     second.xp.zeros(3)
     assert FakeDevice.entered == [1], "no switch when the GPU is already current"
+
+
+# -- making arrays ----------------------------------------------------------------
+
+
+def test_host_data_is_copied_with_a_blocking_transfer(backend: Any) -> None:
+    host = np.arange(3.0)
+    result = backend.asarray(host)
+    assert fake_array.last_blocking  # type: ignore[attr-defined]
+    assert not np.shares_memory(result, host)
+    assert backend.asarray([1, 2], dtype=np.int8).dtype == np.int8
+
+
+def test_a_gpu_array_is_kept_unless_a_copy_is_asked_for(backend: Any) -> None:
+    x = make(np.arange(3.0))
+    assert backend.asarray(x) is x
+    assert backend.asarray(x, copy=False) is x
+    copied = backend.asarray(x, copy=True)
+    assert copied is not x and not np.shares_memory(copied, x)
+    with pytest.raises(ValueError, match="without copying"):
+        backend.asarray(x, dtype=np.float32, copy=False)
+
+
+def test_copy_false_refuses_host_data(backend: Any) -> None:
+    with pytest.raises(ValueError, match="without copying"):
+        backend.asarray([1.0, 2.0], copy=False)
+    with pytest.raises(ValueError, match="without copying"):
+        backend.asarray(np.zeros(2), copy=False)
 
 
 # -- host access, DLPack streams, backend lookup --------------------------------------
