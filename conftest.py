@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 
-# The CuPy backend imports CuPy at its top: without CuPy, doctest collection
-# of the package must skip it (it is imported only when a cuda device is used).
-collect_ignore = [] if importlib.util.find_spec("cupy") else ["cowarray/_backends/cupy.py"]
+# The CuPy backend's modules import CuPy at their top: without CuPy, doctest
+# collection of the package must skip them (cowarray imports them only when a
+# cuda device is used).
+CUPY_MODULES = ["cowarray/_backends/cupy.py", "cowarray/_backends/_cupy_namespace.py"]
+collect_ignore = [] if importlib.util.find_spec("cupy") else CUPY_MODULES

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pytest
 
-BACKEND_FILE = Path(__file__).parents[2] / "cowarray" / "_backends" / "cupy.py"
+BACKENDS = Path(__file__).parents[2] / "cowarray" / "_backends"
 
 
 class FakeArray(np.ndarray):
@@ -135,10 +135,16 @@ def stand_in(monkeypatch: pytest.MonkeyPatch) -> Iterator[types.ModuleType]:
     """The backend module loaded against a stand-in ``cupy`` (never the real one)."""
     cupy = fake_cupy(CUPY_13_GAPS)
     monkeypatch.setitem(sys.modules, "cupy", cupy)
-    spec = importlib.util.spec_from_file_location("cowarray_cupy_stand_in", BACKEND_FILE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    # Both modules load afresh under their own names; monkeypatch puts back
+    # whatever sys.modules held before (the real backend, on a GPU machine).
+    for name in ("_cupy_namespace", "cupy"):
+        spec = importlib.util.spec_from_file_location(
+            f"cowarray._backends.{name}", BACKENDS / f"{name}.py"
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        monkeypatch.setitem(sys.modules, spec.name, module)
+        spec.loader.exec_module(module)
     module.fake = cupy.cuda  # type: ignore[attr-defined]
     yield module
 
