@@ -260,13 +260,18 @@ class Array:
         return cowarray
 
     def to_device(self, device: Device | str, /, *, stream: object = None) -> Array:
-        """The same values on ``device`` (lazy when the memory can be shared)."""
+        """The same values on ``device`` (lazy when the memory can be shared).
+
+        ``stream`` (GPU targets only): the stream the copy is enqueued on, a
+        CuPy or torch CUDA stream or a DLPack stream number; CuPy's current
+        stream by default.
+        """
         target = as_device(device)
         if stream is not None and target.kind == "cpu":
             raise ValueError("stream= is only meaningful for GPU devices")
         if target is self._device:
             return lazy_clone(self)
-        moved = target.backend.transfer(self._data, self._device.backend)
+        moved = target.backend.transfer(self._data, self._device.backend, stream)
         if moved is None:  # through host memory
             moved = target.backend.from_numpy(self._device.backend.to_numpy(self._data))
         return wrap(moved, target, (self,))

@@ -78,7 +78,8 @@ class Backend(Protocol):
         """Why arrays of this backend never become NumPy arrays implicitly (None: they do)."""
         ...
 
-    def transfer(self, data: Any, source: Any) -> Any:
-        """``data`` (an array of backend ``source``) copied straight onto this
-        backend's device, or None where the way is through host memory."""
+    def transfer(self, data: Any, source: Any, stream: Any) -> Any:
+        """``data`` (an array of backend ``source``) copied onto this backend's
+        device, on ``stream`` if given, or None: then the caller goes through
+        ``source.to_numpy`` and ``from_numpy``."""
         ...

@@ -51,7 +51,7 @@ from __future__ import annotations
 import threading
 import weakref
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any, Final
 
 import cupy
@@ -324,27 +324,59 @@ class CupyBackend:
             for event in events:
                 stream.wait_event(event)
 
-    def transfer(self, data: Any, source: object) -> Any | None:
-        """``data`` (an array of ``source``) copied straight onto this GPU, or None.
+    def transfer(self, data: Any, source: Any, stream: Any) -> Any:
+        """``data`` (an array of backend ``source``) copied onto this GPU.
 
-        GPU to GPU is one device-to-device (peer) copy on this GPU's current
-        stream, ordered after the source GPU's current stream; other sources
-        go through host memory (None).
+        On ``stream`` (see :meth:`as_stream`) or CuPy's current stream. From
+        another GPU: one device-to-device (peer) copy, ordered after the
+        source GPU's current stream. From host memory: one blocking copy.
         """
-        if not isinstance(source, CupyBackend):
-            return None
-        with source._current():
-            compact = cupy.ascontiguousarray(data)
-            ready = source._stream().record(cupy.cuda.Event(disable_timing=True))
-        with self._current():
-            stream = self._stream()
-            stream.wait_event(ready)
+        with self._current(), self.as_stream(stream):
+            if not isinstance(source, CupyBackend):
+                host = source.to_numpy(data)
+                return cupy.array(host, copy=True, blocking=True)
+            with source._current():
+                compact = cupy.ascontiguousarray(data)
+                ready = source._stream().record(cupy.cuda.Event(disable_timing=True))
+            target_stream = self._stream()
+            target_stream.wait_event(ready)
             result = cupy.empty(compact.shape, dtype=compact.dtype)
             if compact.size:
-                result.data.copy_from_device_async(compact.data, compact.nbytes, stream)
+                result.data.copy_from_device_async(compact.data, compact.nbytes, target_stream)
                 # the source GPU's memory: its last holder's writes wait on this
-                source.pending.add(stream.record(cupy.cuda.Event(disable_timing=True)), compact)
+                done = target_stream.record(cupy.cuda.Event(disable_timing=True))
+                source.pending.add(done, compact)
             return result
+
+    def as_stream(self, stream: Any) -> Any:
+        """A context that makes ``stream`` current on this GPU (None: no change).
+
+        ``stream`` is a CuPy stream, a torch CUDA stream (``cuda_stream``) or a
+        DLPack stream number (1: the legacy default stream, 2: the per-thread
+        default stream, else a ``cudaStream_t`` pointer).
+        """
+        if stream is None:
+            return nullcontext()
+        if isinstance(stream, bool) or not isinstance(stream, int):
+            if hasattr(stream, "ptr") and hasattr(stream, "__enter__"):
+                return stream  # a CuPy stream
+            pointer = getattr(stream, "cuda_stream", None)
+            if not isinstance(pointer, int):
+                raise TypeError(
+                    "stream must be a CuPy stream, a torch CUDA stream or a stream number "
+                    f"(int), got {type(stream).__name__}"
+                )
+            stream = pointer or 1  # torch spells the legacy default stream 0
+        if stream == 1:
+            return cupy.cuda.Stream.null
+        if stream == 2:
+            return cupy.cuda.Stream.ptds
+        if stream <= 2:
+            raise ValueError(
+                f"stream={stream} is not a CUDA stream: use 1 (legacy default), "
+                "2 (per-thread default) or a stream pointer"
+            )
+        return cupy.cuda.ExternalStream(stream, self.device_id)
 
     def index_update(self, target: Any, index: Any, values: Any, op: str) -> None:
         """``target[index] op= values`` with duplicate indices accumulating.

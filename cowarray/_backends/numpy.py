@@ -109,7 +109,7 @@ class NumpyBackend:
     def numpy_export_refusal(self) -> str | None:
         return None
 
-    def transfer(self, data: Any, source: Any) -> None:
+    def transfer(self, data: Any, source: Any, stream: Any) -> None:
         return None  # host memory is reached through to_numpy/from_numpy
 
 

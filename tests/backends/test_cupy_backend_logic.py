@@ -79,6 +79,12 @@ class FakeStream:
     def wait_event(self, event: FakeEvent) -> None:
         self.waited.append(event)
 
+    def __enter__(self) -> FakeStream:
+        return self
+
+    def __exit__(self, *args: object) -> None:
+        return None
+
 
 class FakeDevice:
     entered: ClassVar[list[int]] = []
@@ -99,6 +105,11 @@ class FakeCuda:
 
     Event = FakeEvent
     Device = FakeDevice
+    Stream = types.SimpleNamespace(null=FakeStream(0), ptds=FakeStream(2))
+
+    @staticmethod
+    def ExternalStream(pointer: int, device_id: int = -1) -> FakeStream:
+        return FakeStream(pointer)
 
     def __init__(self) -> None:
         self.current = FakeStream(ptr=100)
@@ -450,7 +461,39 @@ def test_one_backend_per_gpu_and_none_for_a_missing_gpu(stand_in: types.ModuleTy
         stand_in.cupy_backend(2)
 
 
-def test_transfer_from_host_memory_goes_through_numpy(backend: Any) -> None:
+def test_transfer_from_host_memory_is_one_blocking_copy(backend: Any) -> None:
     from cowarray._backends.numpy import NUMPY_BACKEND
 
-    assert backend.transfer(np.zeros(2), NUMPY_BACKEND) is None
+    host = np.arange(3.0)
+    moved = backend.transfer(host, NUMPY_BACKEND, None)
+    assert fake_array.last_blocking  # type: ignore[attr-defined]
+    np.testing.assert_array_equal(moved, host)
+    assert not np.shares_memory(moved, host)
+
+
+class TorchLikeStream:
+    def __init__(self, pointer: int) -> None:
+        self.cuda_stream = pointer
+
+
+@pytest.mark.parametrize(
+    ("stream", "pointer"),
+    [(1, 0), (2, 2), (4242, 4242), (TorchLikeStream(0), 0), (TorchLikeStream(777), 777)],
+)
+def test_streams_given_by_number_or_by_torch_become_cupy_streams(
+    backend: Any, stream: Any, pointer: int
+) -> None:
+    assert backend.as_stream(stream).ptr == pointer
+
+
+def test_a_cupy_stream_is_used_as_given_and_none_changes_nothing(backend: Any) -> None:
+    stream = FakeStream(31)
+    assert backend.as_stream(stream) is stream
+    with backend.as_stream(None):
+        pass
+
+
+@pytest.mark.parametrize(("stream", "error"), [(0, ValueError), (-1, ValueError), ("s", TypeError)])
+def test_a_bad_stream_is_refused(backend: Any, stream: Any, error: type[Exception]) -> None:
+    with pytest.raises(error, match="stream"):
+        backend.as_stream(stream)

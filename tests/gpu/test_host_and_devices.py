@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from _gpu import GPU, cupy
+from _gpu import GPU, cupy, new_stream, synchronize
 
 import cowarray as ca
 from cowarray._backends.cupy import missing_standard_names
@@ -100,3 +100,13 @@ def test_a_missing_gpu_is_a_value_error() -> None:
     count = cupy.cuda.runtime.getDeviceCount()
     with pytest.raises(ValueError, match=f"cuda:{count}"):
         ca.zeros(2, device=f"cuda:{count}")
+
+
+def test_to_device_enqueues_the_copy_on_the_stream_given() -> None:
+    host = ca.arange(6.0)
+    for stream in (new_stream(), 1):
+        moved = host.to_device(GPU, stream=stream)
+        synchronize()
+        np.testing.assert_array_equal(to_numpy(moved), np.arange(6.0))
+    with pytest.raises(TypeError, match="stream"):
+        host.to_device(GPU, stream="fast")
