@@ -107,6 +107,10 @@ def _asarray(obj: Any, /, dtype: Any = None, *, copy: bool | None = None, **_: A
     return cupy.array(obj, dtype=dtype, copy=True, blocking=True)
 
 
+def _astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
+    return x.astype(dtype, copy=copy)
+
+
 def _vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     return cupy.sum(cupy.conj(x1) * x2, axis=axis)
 
@@ -223,6 +227,7 @@ def standard_namespace(device_id: int) -> types.SimpleNamespace:
     for standard, older in _ALIASES.items():
         if standard not in names and older in names:
             names[standard] = names[older]
+    names.setdefault("astype", _astype)  # CuPy 13 has only the method
     names.update(_RENAMED)
     linalg = _public_names(cupy.linalg)
     for name, function in _LINALG_FILLS.items():

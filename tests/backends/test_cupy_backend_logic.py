@@ -138,7 +138,9 @@ def fake_cupy(missing: tuple[str, ...] = ()) -> types.ModuleType:
 
 
 # Standard names NumPy 2 has but CuPy 13 lacks or spells the NumPy 1 way.
-CUPY_13_GAPS = ("acos", "concat", "permute_dims", "pow", "bitwise_invert", "vecdot", "unstack")
+CUPY_13_GAPS = (
+    "acos", "astype", "concat", "permute_dims", "pow", "bitwise_invert", "vecdot", "unstack",
+)  # fmt: skip
 
 
 @pytest.fixture
@@ -342,6 +344,7 @@ def test_namespace_maps_numpy_1_spellings_onto_standard_names(backend: Any) -> N
         backend.xp.concat([values, values]), np.concatenate([values, values])
     )
     np.testing.assert_array_equal(backend.xp.bitwise_invert(np.int8(5)), ~np.int8(5))
+    assert backend.xp.astype(values, np.float32).dtype == np.float32
 
 
 def test_filled_functions_agree_with_numpy(backend: Any) -> None:
