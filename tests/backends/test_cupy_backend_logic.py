@@ -16,7 +16,28 @@ from typing import Any
 
 import numpy as np
 import pytest
-from _stand_in import FakeArray, FakeDevice, FakeEvent, FakeStream, fake_array, make
+from _stand_in import (
+    FakeArray,
+    FakeDevice,
+    FakeEvent,
+    FakeStream,
+    fake_array,
+    load_backend_module,
+    make,
+)
+
+
+@pytest.fixture
+def stand_in(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
+    """The CuPy backend module, loaded against the stand-in ``cupy``."""
+    return load_backend_module(monkeypatch)
+
+
+@pytest.fixture
+def backend(stand_in: types.ModuleType) -> Any:
+    """The stand-in backend of GPU 0."""
+    return stand_in.CupyBackend(0)
+
 
 # -- rule: a clone reads the values as of the clone ------------------------------
 

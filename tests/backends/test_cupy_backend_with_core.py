@@ -16,11 +16,17 @@ from typing import Any
 
 import numpy as np
 import pytest
-from _stand_in import FakeArray, FakeStream
+from _stand_in import FakeArray, FakeStream, load_backend_module
 
 import cowarray as ca
 from cowarray import _backends
 from cowarray.testing import assert_equal_to_model, to_numpy
+
+
+@pytest.fixture
+def stand_in(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
+    """The CuPy backend module, loaded against the stand-in ``cupy``."""
+    return load_backend_module(monkeypatch)
 
 
 @pytest.fixture
