@@ -38,7 +38,9 @@ def gpu(monkeypatch: pytest.MonkeyPatch, stand_in: types.ModuleType) -> ca.Devic
     def backend_for(device: ca.Device) -> Any:
         return backend if device.kind == "cuda" else original(device)
 
-    monkeypatch.setattr(ca.Device, "_interned", dict(ca.Device._interned))
+    # Without the real cuda devices a GPU machine has interned already.
+    interned = {key: device for key, device in ca.Device._interned.items() if key[0] != "cuda"}
+    monkeypatch.setattr(ca.Device, "_interned", interned)
     monkeypatch.setattr(_backends, "backend_for", backend_for)
     return ca.Device("cuda", 0)
 
