@@ -347,7 +347,8 @@ class Array:
 
         The returned view counts as a holder of the buffer while it, or any
         NumPy view derived from it, is alive: a later write to this array
-        copies first, so the NumPy view keeps its values.
+        copies first, so the NumPy view keeps its values. An array in GPU
+        memory raises TypeError, as CuPy's do: copy it with ``to_device("cpu")``.
         """
         backend = self._device.backend
         refusal = backend.numpy_export_refusal()
