@@ -331,6 +331,7 @@ class CupyBackend:
         another GPU: one device-to-device (peer) copy, ordered after the
         source GPU's current stream. From host memory: one blocking copy.
         """
+        self.pending.drop_finished()
         with self._current(), self.as_stream(stream):
             if not isinstance(source, CupyBackend):
                 host = source.to_numpy(data)
