@@ -382,11 +382,15 @@ class CupyBackend:
     def index_update(self, target: Any, index: Any, values: Any, op: str) -> None:
         """``target[index] op= values`` with duplicate indices accumulating.
 
+        Integer index arrays are checked against the bounds first (CuPy
+        itself wraps them around), so a bad index raises IndexError before
+        anything is written; the check reads one flag back from the GPU.
         CuPy's ``add``, ``subtract``, ``maximum`` and ``minimum`` have an
         unbuffered ``.at``; ``multiply``, ``divide`` and ``pow`` do not, so those
         run through host memory (a synchronizing round trip).
         """
         with self._current():
+            check_index_bounds(target.shape, index)
             if op == "set":
                 target[index] = values
                 return
@@ -471,6 +475,35 @@ def _address_range(
         else:
             high += reach
     return low, high + itemsize
+
+
+def check_index_bounds(shape: tuple[int, ...], index: Any) -> None:
+    """Raise IndexError, as NumPy would, if an integer index array leaves ``shape``.
+
+    Scalar integers and slices are left to CuPy, which checks them.
+    """
+    parts = index if isinstance(index, tuple) else (index,)
+    consumed = sum(_axes_taken(part) for part in parts)
+    axis = 0
+    for part in parts:
+        if part is Ellipsis:
+            axis += len(shape) - consumed
+            continue
+        if isinstance(part, cupy.ndarray) and part.dtype.kind in "iu" and part.size:
+            length = shape[axis]
+            outside = (part < -length) | (part >= length)
+            if bool(cupy.any(outside)):
+                bad = int(part[outside].ravel()[0])
+                raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {length}")
+        axis += _axes_taken(part)
+
+
+def _axes_taken(part: Any) -> int:
+    if part is None or part is Ellipsis:
+        return 0
+    if getattr(part, "dtype", None) is not None and part.dtype.kind == "b":
+        return int(part.ndim)
+    return 1
 
 
 _HOST_UFUNCS: Final = {"multiply": np.multiply, "divide": np.divide, "pow": np.power}

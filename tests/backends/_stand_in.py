@@ -158,8 +158,8 @@ def fake_cupy(missing: tuple[str, ...] = ()) -> types.ModuleType:
         if name.startswith("_") or name in missing:
             continue
         value = getattr(np, name)
-        if callable(value) and not isinstance(value, type):
-            value = _returning_fakes(value)
+        if callable(value) and not isinstance(value, type | np.ufunc):
+            value = _returning_fakes(value)  # ufuncs keep .at and return FakeArrays
         setattr(module, name, value)
     module.ndarray = FakeArray  # type: ignore[attr-defined]
     module.array = fake_array  # type: ignore[attr-defined]

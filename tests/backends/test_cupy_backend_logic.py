@@ -277,6 +277,38 @@ def test_namespace_runs_functions_with_the_backends_gpu_current(
     assert FakeDevice.entered == [1], "no switch when the GPU is already current"
 
 
+# -- functional updates -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("index", "message"),
+    [
+        (lambda: make([0, 3]), "index 3 is out of bounds for axis 0 with size 3"),
+        (lambda: make([-4]), "index -4 is out of bounds for axis 0 with size 3"),
+        (lambda: (slice(None), make([1, 4])), "index 4 is out of bounds for axis 1 with size 4"),
+        (lambda: (Ellipsis, make([5])), "index 5 is out of bounds for axis 1 with size 4"),
+        (lambda: (None, 0, make([9])), "index 9 is out of bounds for axis 1 with size 4"),
+    ],
+)
+def test_index_update_refuses_out_of_bounds_index_arrays_before_writing(
+    backend: Any, index: Any, message: str
+) -> None:
+    target = make(np.zeros((3, 4)))
+    with pytest.raises(IndexError, match=message):
+        backend.index_update(target, index(), 1.0, "set")
+    assert (target == 0).all()
+
+
+def test_index_update_accepts_masks_and_indices_in_bounds(backend: Any) -> None:
+    target = make(np.zeros((3, 4)))
+    backend.index_update(target, (make(np.array([True, False, True])), make([-1, 3])), 5.0, "set")
+    backend.index_update(target, make([0, 0]), 1.0, "add")
+    expected = np.zeros((3, 4))
+    expected[[0, 2], [-1, 3]] = 5.0
+    np.add.at(expected, [0, 0], 1.0)
+    np.testing.assert_array_equal(target, expected)
+
+
 # -- making arrays ----------------------------------------------------------------
 
 
