@@ -30,7 +30,10 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "numpydoc",
+    "myst_parser",
 ]
+# The GPU and conformance guides are Markdown, readable on GitHub as they are.
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 templates_path = ["_templates"]
 exclude_patterns = ["_build"]
 autosummary_generate = True
