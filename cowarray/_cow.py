@@ -54,7 +54,9 @@ _next_buffer_id = itertools.count(1).__next__  # atomic under the GIL
 # hashable, so they cannot key a WeakKeyDictionary; the weak reference's
 # callback drops the entry when the owner dies, before its id can be reused.
 _ids_by_owner: dict[int, tuple[weakref.ref[Any], int]] = {}
-_ids_lock = threading.Lock()
+# Re-entrant: the weak reference made under it allocates, a collection can
+# end a DLPack exposure, and a tracing observer then asks that buffer's id.
+_ids_lock = threading.RLock()
 
 
 def _forget_owner(key: int) -> Callable[[weakref.ref[Any]], None]:

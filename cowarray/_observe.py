@@ -217,12 +217,13 @@ class Trace:
 
     def __init__(self) -> None:
         self._events: list[TraceEvent] = []
-        self._lock = threading.Lock()
         self._recording = False
 
     def _add(self, event: TraceEvent) -> None:
-        with self._lock:
-            self._events.append(event)
+        # No lock: list.append is atomic, and events can arrive re-entrantly
+        # (a collection that ends a DLPack exposure) on a thread that is
+        # already inside this trace.
+        self._events.append(event)
 
     def __enter__(self) -> Trace:
         global _active
@@ -249,8 +250,9 @@ class Trace:
     @property
     def events(self) -> tuple[TraceEvent, ...]:
         """Every event recorded so far, oldest first."""
-        with self._lock:
-            return tuple(self._events)
+        # list() allocates before it copies, so an event added by a
+        # collection during that allocation is either in or out, never torn.
+        return tuple(list(self._events))
 
     @property
     def copies(self) -> int:

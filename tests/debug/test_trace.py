@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import os
+import subprocess
 import sys
 import threading
 
@@ -227,3 +229,42 @@ def test_torch_export_release_and_import_are_traced_at_the_user_lines() -> None:
     assert t.events[1].buffer_id == t.events[0].new_buffer_id == t.events[2].buffer_id
     assert ca.cow_info(imported).state == "foreign"
     assert float(keep[0]) == 0.0
+
+
+def test_buffer_ids_asked_during_a_collection_inside_the_id_lock_do_not_deadlock() -> None:
+    # A collection can run inside the core's id lock (the weak reference made
+    # there allocates) and end a DLPack exposure, whose traced event asks a
+    # buffer id: the lock must be re-entrant. In a subprocess: a deadlock
+    # would hang the test run.
+    script = """
+import gc
+from cowarray import _cow
+
+class Owner:
+    pass
+
+owners = [Owner() for _ in range(100)]
+asked = []
+
+def during_collection(phase, info):
+    if phase == "start" and len(asked) < 50:
+        asked.append(_cow._stable_id(owners[len(asked) + 50]))
+
+gc.callbacks.append(during_collection)
+gc.set_threshold(1)
+for owner in owners[:50]:
+    _cow._stable_id(owner)
+gc.set_threshold(700)
+gc.callbacks.remove(during_collection)
+print(len(asked), len(set(asked)))
+"""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        env=dict(os.environ, PYTHONPATH=root),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert result.stdout.split() == ["50", "50"]
