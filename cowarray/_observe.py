@@ -416,8 +416,9 @@ def copy_counters() -> CopyCounters:
     CopyCounters(copies=1, bytes_copied=80)
     """
     counters = _cow.COUNTERS
-    with _cow._counter_lock:
-        return CopyCounters(counters.copies, counters.bytes_copied)
+    with _cow._counter_lock:  # both numbers from the same moment
+        copies, nbytes = counters.copies, counters.bytes_copied
+    return CopyCounters(copies, nbytes)  # allocated outside the core's lock
 
 
 def reset_copy_counters() -> CopyCounters:
@@ -441,10 +442,10 @@ def reset_copy_counters() -> CopyCounters:
     """
     counters = _cow.COUNTERS
     with _cow._counter_lock:
-        before = CopyCounters(counters.copies, counters.bytes_copied)
+        copies, nbytes = counters.copies, counters.bytes_copied
         counters.copies = 0
         counters.bytes_copied = 0
-    return before
+    return CopyCounters(copies, nbytes)
 
 
 # -- warnings ----------------------------------------------------------------------
