@@ -1,8 +1,11 @@
 """What seeing copy-on-write costs the hot path when nobody is looking.
 
 Times lazy_clone, ``a + b`` at n=10^3, ``x[1:5]`` and ``x[i] = v`` in fresh
-processes importing cowarray from two checkouts, interleaved, and prints the
-medians and the after/before ratios. With ``--before`` omitted it compares
+processes importing cowarray from two checkouts, interleaved (alternating
+which goes first), and prints the medians and the after/before ratios.
+Fresh processes differ by several percent on their own (memory layout): run
+it with ``--before`` and ``--after`` set to the same checkout to see that
+noise floor. With ``--before`` omitted it compares
 the checkout with itself (a noise floor). A third column times the same with
 a ``trace()`` open, to show what looking costs.
 
@@ -63,9 +66,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     samples: dict[str, list[dict[str, float]]] = {"before": [], "after": [], "tracing": []}
-    for _ in range(args.rounds):
-        samples["before"].append(run(args.before, "plain"))
-        samples["after"].append(run(args.after, "plain"))
+    for round_number in range(args.rounds):
+        # Alternate which checkout runs first: process order shifts timings.
+        order = ["before", "after"] if round_number % 2 == 0 else ["after", "before"]
+        for side in order:
+            samples[side].append(run(getattr(args, side), "plain"))
         samples["tracing"].append(run(args.after, "trace"))
     names = list(samples["before"][0])
     print(
