@@ -6,10 +6,32 @@ each such view a new holder of its input's buffer, so they are O(1) values.
 
 from __future__ import annotations
 
-from .._array import Array, wrap
-from ._args import normalize_axes, normalize_axis, normalize_shape, require_array
+from collections.abc import Sequence
+from typing import Any
 
-__all__ = ["broadcast_to", "expand_dims", "flip", "permute_dims", "reshape", "squeeze"]
+from .._array import Array, lazy_clone, wrap
+from .._dtypes import promote
+from ._args import normalize_axes, normalize_axis, normalize_shape, require_array
+from ._checks import common_device
+from ._results import derived
+
+__all__ = [
+    "broadcast_arrays",
+    "broadcast_shapes",
+    "broadcast_to",
+    "concat",
+    "expand_dims",
+    "flip",
+    "moveaxis",
+    "permute_dims",
+    "repeat",
+    "reshape",
+    "roll",
+    "squeeze",
+    "stack",
+    "tile",
+    "unstack",
+]
 
 
 def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) -> Array:
@@ -86,18 +108,28 @@ def permute_dims(x: Array, /, axes: tuple[int, ...]) -> Array:
     return wrap(x._device.backend.xp.permute_dims(x._data, normalized), x._device, (x,))
 
 
-def expand_dims(x: Array, /, axis: int = 0) -> Array:
-    """``x`` with a new axis of length one at ``axis`` (a lazy value).
+def expand_dims(x: Array, /, axis: int | tuple[int, ...]) -> Array:
+    """``x`` with new axes of length one at ``axis`` (a lazy value, O(1)).
+
+    Parameters
+    ----------
+    x : Array
+    axis : int or tuple of int
+        Positions of the new axes in the result, in ``[-M, M)`` where ``M``
+        is ``x.ndim`` plus the number of new axes; IndexError outside.
 
     Examples
     --------
     >>> import cowarray as ca
     >>> ca.expand_dims(ca.arange(3), axis=-1).shape
     (3, 1)
+    >>> ca.expand_dims(ca.arange(3), axis=(0, 2)).shape
+    (1, 3, 1)
     """
     require_array(x, "x", "expand_dims")
-    position = normalize_axis(axis, x.ndim + 1)
-    return wrap(x._device.backend.xp.expand_dims(x._data, position), x._device, (x,))
+    count = len(axis) if isinstance(axis, tuple) else 1
+    positions = normalize_axes(axis, x.ndim + count) or ()
+    return wrap(x._device.backend.xp.expand_dims(x._data, positions), x._device, (x,))
 
 
 def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
@@ -148,3 +180,289 @@ def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
     except ValueError:
         raise ValueError(f"cannot broadcast an array of shape {x.shape} to {dims}") from None
     return wrap(data, x._device, (x,))
+
+
+def _array_sequence(arrays: object, function: str) -> tuple[Array, ...]:
+    if not isinstance(arrays, (tuple, list)):
+        raise TypeError(f"{function} takes a tuple or list of Arrays, got {type(arrays).__name__}")
+    if not arrays:
+        raise ValueError(f"{function} needs at least one array")
+    for position, array in enumerate(arrays):
+        require_array(array, f"arrays[{position}]", function)
+    return tuple(arrays)
+
+
+def _common_dtype(arrays: Sequence[Array]) -> Any:
+    dtype = arrays[0].dtype
+    for array in arrays[1:]:
+        dtype = promote(dtype, array.dtype)
+    return dtype
+
+
+def broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]:
+    """The shape that ``shapes`` broadcast to under the standard's rules.
+
+    Parameters
+    ----------
+    *shapes : tuple of int
+        Any number of shapes; none gives ``()``. A ``None`` entry (unknown
+        size) propagates to the result.
+
+    Returns
+    -------
+    tuple of int
+
+    Raises
+    ------
+    ValueError
+        If two shapes are not broadcast compatible.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.broadcast_shapes((2, 1), (3,), (1, 1, 1))
+    (1, 2, 3)
+    """
+    result: list[int | None] = []
+    for position, shape in enumerate(shapes):
+        if not isinstance(shape, (tuple, list)):
+            raise TypeError(
+                f"broadcast_shapes: shapes[{position}] must be a tuple of ints, "
+                f"got {type(shape).__name__}"
+            )
+        dims = [d if d is None else normalize_shape(d, f"shapes[{position}]")[0] for d in shape]
+        if len(dims) > len(result):
+            padding: list[int | None] = [1] * (len(dims) - len(result))
+            result = padding + result
+        offset = len(result) - len(dims)
+        for i, d in enumerate(dims):
+            current = result[offset + i]
+            if current is None or d is None:
+                result[offset + i] = None if d != 0 and current != 0 else 0
+            elif current == 1:
+                result[offset + i] = d
+            elif d != 1 and d != current:
+                raise ValueError(
+                    f"shapes {tuple(shapes)} cannot be broadcast together: "
+                    f"{current} and {d} differ on axis {offset + i - len(result)}"
+                )
+    return tuple(result)
+
+
+def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
+    """The arrays broadcast against each other (lazy values, O(1) each).
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> a, b = ca.broadcast_arrays(ca.asarray([1, 2]), ca.asarray([[0], [10]]))
+    >>> a
+    cowarray.Array([[1, 2],
+                    [1, 2]], dtype=int64)
+    >>> b.shape
+    (2, 2)
+    """
+    for position, array in enumerate(arrays):
+        require_array(array, f"arrays[{position}]", "broadcast_arrays")
+    if not arrays:
+        return ()
+    device = common_device(*arrays)
+    shape = broadcast_shapes(*(a.shape for a in arrays))
+    xp = device.backend.xp
+    return tuple(derived(xp.broadcast_to(a._data, shape), device, (a,)) for a in arrays)
+
+
+def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) -> Array:
+    """The arrays joined along an existing axis (flattened first if ``axis`` is None).
+
+    The dtype is the standard's promotion of the inputs' dtypes.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.concat([ca.asarray([1, 2]), ca.asarray([3])])
+    cowarray.Array([1, 2, 3], dtype=int64)
+    >>> ca.concat((ca.ones((1, 2)), ca.zeros((1, 2))), axis=None)
+    cowarray.Array([1., 1., 0., 0.], dtype=float64)
+    """
+    inputs = _array_sequence(arrays, "concat")
+    device = common_device(*inputs)
+    dtype = _common_dtype(inputs)
+    if axis is not None:
+        ndim = inputs[0].ndim
+        if ndim == 0:
+            raise ValueError("concat cannot join 0-dimensional arrays; use stack")
+        position = normalize_axis(axis, ndim)
+        for i, array in enumerate(inputs):
+            if array.ndim != ndim or any(
+                array.shape[k] != inputs[0].shape[k] for k in range(ndim) if k != position
+            ):
+                raise ValueError(
+                    f"concat: arrays[{i}] has shape {array.shape}, which does not match "
+                    f"arrays[0]'s {inputs[0].shape} off axis {axis}"
+                )
+        axis = position
+    data = device.backend.xp.concat([a._data for a in inputs], axis=axis, dtype=dtype)
+    return wrap(data, device)
+
+
+def stack(arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array:
+    """The arrays, which must share a shape, joined along a new axis.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.stack([ca.asarray([1, 2]), ca.asarray([3, 4])], axis=1)
+    cowarray.Array([[1, 3],
+                    [2, 4]], dtype=int64)
+    """
+    inputs = _array_sequence(arrays, "stack")
+    device = common_device(*inputs)
+    dtype = _common_dtype(inputs)
+    for i, array in enumerate(inputs):
+        if array.shape != inputs[0].shape:
+            raise ValueError(
+                f"stack: arrays[{i}] has shape {array.shape}, arrays[0] has "
+                f"{inputs[0].shape}; stacked arrays must share one shape"
+            )
+    position = normalize_axis(axis, inputs[0].ndim + 1)
+    data = device.backend.xp.stack([a._data for a in inputs], axis=position, dtype=dtype)
+    return wrap(data, device)
+
+
+def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
+    """``x`` split along ``axis`` into a tuple of arrays (lazy values, O(1) each).
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.unstack(ca.asarray([[1, 2], [3, 4]]), axis=1)
+    (cowarray.Array([1, 3], dtype=int64), cowarray.Array([2, 4], dtype=int64))
+    """
+    require_array(x, "x", "unstack")
+    if x.ndim == 0:
+        raise ValueError("unstack needs an array with at least one dimension")
+    position = normalize_axis(axis, x.ndim)
+    parts = x._device.backend.xp.unstack(x._data, axis=position)
+    return tuple(derived(part, x._device, (x,)) for part in parts)
+
+
+def _axis_tuple(value: object, name: str) -> tuple[int, ...]:
+    items = value if isinstance(value, tuple) else (value,)
+    for item in items:
+        if isinstance(item, bool) or not isinstance(item, int):
+            raise TypeError(f"{name} must be an int or a tuple of ints, got {value!r}")
+    return items
+
+
+def moveaxis(
+    x: Array, source: int | tuple[int, ...], destination: int | tuple[int, ...], /
+) -> Array:
+    """``x`` with axes ``source`` moved to positions ``destination`` (a lazy value).
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.moveaxis(ca.zeros((2, 3, 4)), 0, -1).shape
+    (3, 4, 2)
+    """
+    require_array(x, "x", "moveaxis")
+    sources = _axis_tuple(source, "source")
+    targets = _axis_tuple(destination, "destination")
+    if len(sources) != len(targets):
+        raise ValueError(
+            f"moveaxis: source {source} and destination {destination} must name as many axes"
+        )
+    moved = normalize_axes(sources, x.ndim, "source") or ()
+    placed = normalize_axes(targets, x.ndim, "destination") or ()
+    data = x._device.backend.xp.moveaxis(x._data, moved, placed)
+    return derived(data, x._device, (x,))
+
+
+def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Array:
+    """Each element of ``x`` repeated ``repeats`` times (flattened if ``axis`` is None).
+
+    Parameters
+    ----------
+    x : Array
+    repeats : int or Array
+        A non-negative int, or a 1-D integer array of shape ``(1,)`` or the
+        length of the repeated axis.
+    axis : int, optional
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.repeat(ca.asarray([1, 2]), 2)
+    cowarray.Array([1, 1, 2, 2], dtype=int64)
+    >>> ca.repeat(ca.asarray([[1, 2]]), ca.asarray([0, 3]), axis=1)
+    cowarray.Array([[2, 2, 2]], dtype=int64)
+    """
+    require_array(x, "x", "repeat")
+    length = x.size if axis is None else x.shape[normalize_axis(axis, x.ndim)]
+    if type(repeats) is Array:
+        common_device(x, repeats)
+        if repeats.dtype.kind not in "iu":
+            raise TypeError(f"repeat: repeats must have an integer dtype, got {repeats.dtype}")
+        if repeats.ndim != 1 or repeats.shape[0] not in (1, length):
+            raise ValueError(
+                f"repeat: repeats must have shape (1,) or ({length},), got {repeats.shape}"
+            )
+        counts: Any = repeats._data
+        if bool((counts < 0).any()):
+            raise ValueError("repeat: repeats must not be negative")
+    else:
+        (counts,) = normalize_shape(repeats, "repeats")
+    position = None if axis is None else normalize_axis(axis, x.ndim)
+    return wrap(x._device.backend.xp.repeat(x._data, counts, axis=position), x._device)
+
+
+def roll(
+    x: Array,
+    /,
+    shift: int | tuple[int, ...],
+    *,
+    axis: int | tuple[int, ...] | None = None,
+) -> Array:
+    """``x`` with elements shifted by ``shift`` along ``axis`` (flattened if None), wrapping.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.roll(ca.arange(5), 2)
+    cowarray.Array([3, 4, 0, 1, 2], dtype=int64)
+    """
+    require_array(x, "x", "roll")
+    shifts = _axis_tuple(shift, "shift")
+    if axis is None:
+        if len(shifts) != 1:
+            raise ValueError("roll: with axis=None, shift must be a single int")
+        axes: Any = None
+        amount: Any = shifts[0]
+    else:
+        axes = tuple(normalize_axis(a, x.ndim) for a in _axis_tuple(axis, "axis"))
+        if len(shifts) not in (1, len(axes)):
+            raise ValueError(f"roll: shift {shift} and axis {axis} must have equal lengths")
+        amount = shifts * len(axes) if len(shifts) == 1 else shifts
+    return wrap(x._device.backend.xp.roll(x._data, amount, axis=axes), x._device)
+
+
+def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
+    """``x`` repeated ``repetitions[i]`` times along each axis ``i``.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.tile(ca.asarray([1, 2]), (2, 2))
+    cowarray.Array([[1, 2, 1, 2],
+                    [1, 2, 1, 2]], dtype=int64)
+    """
+    require_array(x, "x", "tile")
+    if not isinstance(repetitions, tuple):
+        raise TypeError(
+            f"tile: repetitions must be a tuple of ints, got {type(repetitions).__name__}"
+        )
+    reps = normalize_shape(repetitions, "repetitions")
+    if all(r == 1 for r in reps) and len(reps) <= x.ndim:
+        return lazy_clone(x)
+    return wrap(x._device.backend.xp.tile(x._data, reps), x._device)
