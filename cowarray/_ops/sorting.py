@@ -1,0 +1,71 @@
+"""Sorting functions (Array API standard, "Sorting Functions").
+
+A descending sort that keeps equal elements in their original order is an
+ascending stable sort of the reversed array, reversed back: it needs only the
+backend's standard ``sort``/``argsort`` and ``flip``.
+"""
+
+from __future__ import annotations
+
+from .._array import Array, wrap
+from ._args import normalize_axis, require_array
+from ._checks import check_dtypes
+
+__all__ = ["argsort", "sort"]
+
+
+def _check(function: str, x: Array, axis: int, descending: bool, stable: bool) -> int:
+    require_array(x, "x", function)
+    check_dtypes(function, x.dtype)
+    for name, flag in (("descending", descending), ("stable", stable)):
+        if type(flag) is not bool:
+            raise TypeError(f"{function}: {name} must be a bool, got {type(flag).__name__}")
+    if x.ndim == 0:
+        raise ValueError(f"{function} needs an array with at least one dimension")
+    return normalize_axis(axis, x.ndim)
+
+
+def sort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
+    """``x`` sorted along ``axis`` (NaNs last when ascending, first when descending).
+
+    Parameters
+    ----------
+    x : Array
+        A real-valued array with at least one dimension.
+    axis : int, default -1
+    descending : bool, default False
+    stable : bool, default True
+        Equal elements keep their relative order (always true here).
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.sort(ca.asarray([3, 1, 2]), descending=True)
+    cowarray.Array([3, 2, 1], dtype=int64)
+    """
+    position = _check("sort", x, axis, descending, stable)
+    xp = x._device.backend.xp
+    if not descending:
+        return wrap(xp.sort(x._data, axis=position, stable=True), x._device)
+    ascending = xp.sort(xp.flip(x._data, axis=position), axis=position, stable=True)
+    return wrap(xp.flip(ascending, axis=position), x._device)
+
+
+def argsort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
+    """The indices that sort ``x`` along ``axis`` (default index dtype, int64).
+
+    Ties keep their original order, also when ``descending``.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.argsort(ca.asarray([2, 1, 2, 0]), descending=True)
+    cowarray.Array([0, 2, 1, 3], dtype=int64)
+    """
+    position = _check("argsort", x, axis, descending, stable)
+    xp = x._device.backend.xp
+    if not descending:
+        return wrap(xp.argsort(x._data, axis=position, stable=True), x._device)
+    last = x.shape[position] - 1
+    reversed_order = xp.argsort(xp.flip(x._data, axis=position), axis=position, stable=True)
+    return wrap(last - xp.flip(reversed_order, axis=position), x._device)
