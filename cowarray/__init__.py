@@ -142,10 +142,15 @@ from ._ops.sets import unique_inverse as unique_inverse
 from ._ops.sets import unique_values as unique_values
 from ._ops.sorting import argsort as argsort
 from ._ops.sorting import sort as sort
+from ._ops.statistical import cumulative_prod as cumulative_prod
+from ._ops.statistical import cumulative_sum as cumulative_sum
 from ._ops.statistical import max as max
 from ._ops.statistical import mean as mean
 from ._ops.statistical import min as min
+from ._ops.statistical import prod as prod
+from ._ops.statistical import std as std
 from ._ops.statistical import sum as sum
+from ._ops.statistical import var as var
 from ._ops.utility import all as all
 from ._ops.utility import any as any
 from ._ops.utility import diff as diff
