@@ -464,8 +464,11 @@ def wrap(result: Any, device: Device, inputs: tuple[Array, ...] = ()) -> Array:
     array._fast_write = _NO_FAST_WRITE
     base = result.base
     if base is None:
-        array._buf = None
-        return array
+        # Owns its memory: fresh, unless the backend handed back an input itself.
+        base = result
+        if not any(source._data is result for source in inputs):
+            array._buf = None
+            return array
     for source in inputs:
         data = source._data
         if base is data or base is data.base:

@@ -57,6 +57,13 @@ _ids_by_owner: dict[int, tuple[weakref.ref[Any], int]] = {}
 _ids_lock = threading.Lock()
 
 
+def _forget_owner(key: int) -> Callable[[weakref.ref[Any]], None]:
+    def forget(_: weakref.ref[Any]) -> None:
+        _ids_by_owner.pop(key, None)
+
+    return forget
+
+
 def _stable_id(owner: object) -> int:
     """The id of the memory ``owner`` holds: the same for every record of it."""
     key = id(owner)
@@ -66,7 +73,7 @@ def _stable_id(owner: object) -> int:
             return entry[1]
         number = _next_buffer_id()
         try:
-            reference = weakref.ref(owner, lambda _, key=key: _ids_by_owner.pop(key, None))
+            reference = weakref.ref(owner, _forget_owner(key))
         except TypeError:  # an owner that takes no weak reference
             return number
         _ids_by_owner[key] = (reference, number)
