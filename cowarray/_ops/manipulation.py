@@ -13,7 +13,6 @@ from .._array import Array, lazy_clone, wrap
 from .._dtypes import promote
 from ._args import normalize_axes, normalize_axis, normalize_shape, require_array
 from ._checks import common_device
-from ._results import derived
 
 __all__ = [
     "broadcast_arrays",
@@ -269,7 +268,7 @@ def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
     device = common_device(*arrays)
     shape = broadcast_shapes(*(a.shape for a in arrays))
     xp = device.backend.xp
-    return tuple(derived(xp.broadcast_to(a._data, shape), device, (a,)) for a in arrays)
+    return tuple(wrap(xp.broadcast_to(a._data, shape), device, (a,)) for a in arrays)
 
 
 def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) -> Array:
@@ -344,7 +343,7 @@ def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
         raise ValueError("unstack needs an array with at least one dimension")
     position = normalize_axis(axis, x.ndim)
     parts = x._device.backend.xp.unstack(x._data, axis=position)
-    return tuple(derived(part, x._device, (x,)) for part in parts)
+    return tuple(wrap(part, x._device, (x,)) for part in parts)
 
 
 def _axis_tuple(value: object, name: str) -> tuple[int, ...]:
@@ -376,7 +375,7 @@ def moveaxis(
     moved = normalize_axes(sources, x.ndim, "source") or ()
     placed = normalize_axes(targets, x.ndim, "destination") or ()
     data = x._device.backend.xp.moveaxis(x._data, moved, placed)
-    return derived(data, x._device, (x,))
+    return wrap(data, x._device, (x,))
 
 
 def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Array:
