@@ -96,11 +96,15 @@ def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
     index = indices._data
     if index.size and (bool((index >= length).any()) or bool((index < -length).any())):
         raise _out_of_bounds("take_along_axis", length, position)
-    try:
-        data = x._device.backend.xp.take_along_axis(x._data, index, axis=position)
-    except ValueError as error:
-        raise ValueError(
-            f"take_along_axis: indices of shape {indices.shape} do not broadcast with x of "
-            f"shape {x.shape} off axis {position}: {error}"
-        ) from None
+    for k in range(x.ndim):
+        if (
+            k != position
+            and 1 not in (x.shape[k], indices.shape[k])
+            and (x.shape[k] != indices.shape[k])
+        ):
+            raise ValueError(
+                f"take_along_axis: indices of shape {indices.shape} do not broadcast with x of "
+                f"shape {x.shape} off axis {position}"
+            )
+    data = x._device.backend.xp.take_along_axis(x._data, index, axis=position)
     return wrap(data, x._device)
