@@ -15,9 +15,23 @@ def _reshape(x: np.ndarray, shape: tuple[int, ...], copy: bool | None = None) ->
     return x.reshape(shape, copy=copy)
 
 
+def _std(
+    x: np.ndarray, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False
+) -> Any:
+    # The method skips np.std's dispatch, and ddof= is NumPy's correction=.
+    return x.std(axis=axis, ddof=correction, keepdims=keepdims)
+
+
+def _var(
+    x: np.ndarray, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False
+) -> Any:
+    return x.var(axis=axis, ddof=correction, keepdims=keepdims)
+
+
 # Standard names that NumPy spells differently, lacks, or serves slowly.
 # NumPy 2 already has most 2025.12 names (acos, concat, permute_dims, pow, ...).
 _RENAMED: dict[str, Any] = {"reshape": _reshape}
+_RENAMED.update(std=_std, var=_var)
 
 
 def _standard_namespace() -> types.SimpleNamespace:

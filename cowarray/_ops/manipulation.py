@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._array import Array, lazy_clone, wrap
+from .._array import Array, lazy_clone, new_array, wrap
+from .._devices import Device
 from .._dtypes import promote
 from ._args import normalize_axes, normalize_axis, normalize_shape, require_array
 from ._checks import common_device
@@ -191,6 +192,64 @@ def _array_sequence(arrays: object, function: str) -> tuple[Array, ...]:
     return tuple(arrays)
 
 
+def _gather(arrays: Any, function: str) -> tuple[list[Any], Device, Any]:
+    """The arrays' backend data, their one device, and None or the promoted dtype.
+
+    One pass, since joining small arrays is dominated by these checks.
+    """
+    if type(arrays) is not list and type(arrays) is not tuple:
+        _array_sequence(arrays, function)
+    if not arrays:
+        raise ValueError(f"{function} needs at least one array")
+    first = arrays[0]
+    require_array(first, "arrays[0]", function)
+    device = first._device
+    dtype = first._data.dtype
+    mixed = False
+    data = []
+    for position, array in enumerate(arrays):
+        if type(array) is not Array:
+            require_array(array, f"arrays[{position}]", function)
+        if array._device is not device:
+            common_device(first, array)
+        values = array._data
+        if values.dtype is not dtype:
+            mixed = True
+        data.append(values)
+    return data, device, _common_dtype(arrays) if mixed else None
+
+
+def _fresh(data: Any, device: Device) -> Array:
+    # Joining always allocates: skip wrap's view checks when the backend agrees.
+    if data.base is None and type(data) is device.backend.array_type:
+        return new_array(data, None, device)
+    return wrap(data, device)
+
+
+def _mixed_dtype(arrays: Sequence[Array]) -> Any:
+    """None when all dtypes agree (the backend's fast path), else their promotion."""
+    first = arrays[0].dtype
+    for array in arrays:
+        if array.dtype is not first:
+            return _common_dtype(arrays)
+    return None
+
+
+def _concat_error(inputs: Sequence[Array], axis: int | None) -> ValueError:
+    first = inputs[0]
+    for i, array in enumerate(inputs):
+        if array.ndim != first.ndim:
+            return ValueError(
+                f"concat: arrays[{i}] has {array.ndim} dimensions, arrays[0] has {first.ndim}"
+            )
+        if any(array.shape[k] != first.shape[k] for k in range(first.ndim) if k != axis):
+            return ValueError(
+                f"concat: arrays[{i}] has shape {array.shape}, which does not match "
+                f"arrays[0]'s {first.shape} off axis {axis}"
+            )
+    return ValueError(f"concat: cannot join arrays of shapes {[a.shape for a in inputs]}")
+
+
 def _common_dtype(arrays: Sequence[Array]) -> Any:
     dtype = arrays[0].dtype
     for array in arrays[1:]:
@@ -284,25 +343,18 @@ def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) 
     >>> ca.concat((ca.ones((1, 2)), ca.zeros((1, 2))), axis=None)
     cowarray.Array([1., 1., 0., 0.], dtype=float64)
     """
-    inputs = _array_sequence(arrays, "concat")
-    device = common_device(*inputs)
-    dtype = _common_dtype(inputs)
+    data, device, dtype = _gather(arrays, "concat")
     if axis is not None:
-        ndim = inputs[0].ndim
+        ndim = data[0].ndim
         if ndim == 0:
             raise ValueError("concat cannot join 0-dimensional arrays; use stack")
-        position = normalize_axis(axis, ndim)
-        for i, array in enumerate(inputs):
-            if array.ndim != ndim or any(
-                array.shape[k] != inputs[0].shape[k] for k in range(ndim) if k != position
-            ):
-                raise ValueError(
-                    f"concat: arrays[{i}] has shape {array.shape}, which does not match "
-                    f"arrays[0]'s {inputs[0].shape} off axis {axis}"
-                )
-        axis = position
-    data = device.backend.xp.concat([a._data for a in inputs], axis=axis, dtype=dtype)
-    return wrap(data, device)
+        if type(axis) is not int or not 0 <= axis < ndim:
+            axis = normalize_axis(axis, ndim)
+    try:
+        joined = device.backend.xp.concat(data, axis=axis, dtype=dtype)
+    except ValueError:
+        raise _concat_error(tuple(arrays), axis) from None
+    return _fresh(joined, device)
 
 
 def stack(arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array:
@@ -315,18 +367,16 @@ def stack(arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array
     cowarray.Array([[1, 3],
                     [2, 4]], dtype=int64)
     """
-    inputs = _array_sequence(arrays, "stack")
-    device = common_device(*inputs)
-    dtype = _common_dtype(inputs)
-    for i, array in enumerate(inputs):
-        if array.shape != inputs[0].shape:
+    data, device, dtype = _gather(arrays, "stack")
+    shape = data[0].shape
+    for i, values in enumerate(data):
+        if values.shape != shape:
             raise ValueError(
-                f"stack: arrays[{i}] has shape {array.shape}, arrays[0] has "
-                f"{inputs[0].shape}; stacked arrays must share one shape"
+                f"stack: arrays[{i}] has shape {values.shape}, arrays[0] has "
+                f"{shape}; stacked arrays must share one shape"
             )
-    position = normalize_axis(axis, inputs[0].ndim + 1)
-    data = device.backend.xp.stack([a._data for a in inputs], axis=position, dtype=dtype)
-    return wrap(data, device)
+    position = normalize_axis(axis, len(shape) + 1)
+    return _fresh(device.backend.xp.stack(data, axis=position, dtype=dtype), device)
 
 
 def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from _compare import assert_matches, assert_value, strided
+from _compare import assert_matches, assert_value, host, strided
 from hypothesis import given, settings
 from hypothesis.extra.array_api import make_strategies_namespace
 
@@ -76,3 +76,11 @@ def test_argsort_descending_orders_like_a_stable_key_sort(x: ca.Array) -> None:
             ),
         )
         assert row_order.tolist() == expected
+
+
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_keeps_signed_zeros_in_their_original_order(descending: bool) -> None:
+    model = np.asarray([0.0, -0.0, 1.0, -0.0, 0.0, -1.0])
+    result = host(ca.sort(ca.asarray(model), descending=descending))
+    zeros = result[result == 0]
+    assert np.signbit(zeros).tolist() == [False, True, True, False]
