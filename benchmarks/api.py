@@ -25,7 +25,7 @@ import numpy as np
 
 # Run from a checkout without installing: import the cowarray next to this script.
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import cowarray  # noqa: E402
+import cowarray
 
 Inputs = dict[str, Any]
 Op = Callable[[Any, Inputs], Any]
@@ -111,10 +111,8 @@ def measure(sizes: list[int], rounds: int, budget: float) -> list[dict[str, Any]
 
 def _verdict(row: dict[str, Any]) -> str:
     ratio = row["cowarray"] / row["numpy"]
-    if row["n"] <= 10**3:
-        ok = ratio <= 2.5 and row["cowarray"] < row["strict"]
-    else:
-        ok = ratio <= 1.05
+    small = row["n"] <= 10**3
+    ok = (ratio <= 2.5 and row["cowarray"] < row["strict"]) if small else ratio <= 1.05
     return "ok" if ok else "MISS"
 
 

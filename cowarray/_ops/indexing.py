@@ -5,6 +5,7 @@ from __future__ import annotations
 from .._array import Array, wrap
 from ._args import normalize_axis, require_array
 from ._checks import common_device
+from ._results import fresh
 
 __all__ = ["take", "take_along_axis"]
 
@@ -54,6 +55,20 @@ def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
     cowarray.Array([[2],
                     [4]], dtype=int64)
     """
+    if (
+        axis is None
+        and type(x) is Array
+        and type(indices) is Array
+        and x._data.ndim == 1
+        and indices._data.ndim == 1
+        and indices._device is x._device
+        and indices._data.dtype.kind in "iu"
+    ):
+        # the common case (a 1-D array, 1-D integer indices) in one pass
+        try:
+            return fresh(x._device.backend.xp.take(x._data, indices._data), x._device)
+        except IndexError:
+            raise _out_of_bounds("take", x._data.shape[0], 0) from None
     _check_indices(x, indices, "take")
     if indices.ndim != 1:
         raise ValueError(f"take: indices must be 1-dimensional, got shape {indices.shape}")

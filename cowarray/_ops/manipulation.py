@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._array import Array, lazy_clone, new_array, wrap
+from .._array import Array, lazy_clone, wrap
 from .._devices import Device
 from .._dtypes import promote
 from ._args import normalize_axes, normalize_axis, normalize_shape, require_array
 from ._checks import common_device
+from ._results import fresh
 
 __all__ = [
     "broadcast_arrays",
@@ -219,13 +220,6 @@ def _gather(arrays: Any, function: str) -> tuple[list[Any], Device, Any]:
     return data, device, _common_dtype(arrays) if mixed else None
 
 
-def _fresh(data: Any, device: Device) -> Array:
-    # Joining always allocates: skip wrap's view checks when the backend agrees.
-    if data.base is None and type(data) is device.backend.array_type:
-        return new_array(data, None, device)
-    return wrap(data, device)
-
-
 def _mixed_dtype(arrays: Sequence[Array]) -> Any:
     """None when all dtypes agree (the backend's fast path), else their promotion."""
     first = arrays[0].dtype
@@ -354,7 +348,7 @@ def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) 
         joined = device.backend.xp.concat(data, axis=axis, dtype=dtype)
     except ValueError:
         raise _concat_error(tuple(arrays), axis) from None
-    return _fresh(joined, device)
+    return fresh(joined, device)
 
 
 def stack(arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array:
@@ -376,7 +370,7 @@ def stack(arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array
                 f"{shape}; stacked arrays must share one shape"
             )
     position = normalize_axis(axis, len(shape) + 1)
-    return _fresh(device.backend.xp.stack(data, axis=position, dtype=dtype), device)
+    return fresh(device.backend.xp.stack(data, axis=position, dtype=dtype), device)
 
 
 def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:

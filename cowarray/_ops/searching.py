@@ -8,6 +8,7 @@ from .._array import Array, wrap
 from .._dtypes import DEFAULT_INDEX, check_scalar, normalize_scalar, promote
 from ._args import normalize_axes, normalize_axis, require_array
 from ._checks import check_dtypes, common_device
+from ._results import fresh
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
@@ -168,6 +169,17 @@ def where(
     >>> ca.where(x > 0, x, 0.0)
     cowarray.Array([1., 0., 3.], dtype=float64)
     """
+    if type(condition) is Array and type(x1) is Array and type(x2) is Array:
+        # the common case in one pass: three arrays, one device, one dtype
+        data = condition._data
+        device = condition._device
+        if (
+            data.dtype.kind == "b"
+            and x1._device is device
+            and x2._device is device
+            and x1._data.dtype is x2._data.dtype
+        ):
+            return fresh(device.backend.xp.where(data, x1._data, x2._data), device)
     require_array(condition, "condition", "where")
     if condition.dtype.kind != "b":
         raise TypeError(f"where: condition must have a boolean dtype, got {condition.dtype}")

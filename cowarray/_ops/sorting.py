@@ -53,7 +53,7 @@ def sort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool 
     xp = x._device.backend.xp
     data = x._data
     # None: the backend's fastest sort, identical here (see the module notes).
-    keep_order = True if stable and data.dtype.kind == "f" and bool(xp.any(data == 0)) else None
+    keep_order = True if stable and data.dtype.kind == "f" and bool((data == 0).any()) else None
     if not descending:
         return wrap(xp.sort(data, axis=position, stable=keep_order), x._device)
     ascending = xp.sort(xp.flip(data, axis=position), axis=position, stable=keep_order)
