@@ -135,7 +135,27 @@ def _operand(value: object, mode: int) -> Any:
 
 
 def _inplace_operator(name: str) -> Callable[[Array, Any], Array]:
+    # dtypes whose in-place ``name`` with a fitting Python scalar keeps the
+    # dtype (``/=`` on integers would make floats: never on the fast path)
+    keeps_dtype = frozenset(
+        d
+        for d in ALL_DTYPES
+        if d.kind in CATEGORY.get(name, "biufc") and not (name == "divide" and d.kind in "biu")
+    )
+    bound: dict[Device, tuple[Callable[..., Any], Any]] = {}
+
     def method(self: Array, other: Any, /) -> Any:
+        data = self._data
+        if type(other) in self._fast_write and data.dtype in keeps_dtype:
+            # Private, writable, and a scalar of a fitting kind: the core
+            # already decided there is nothing to copy.
+            try:
+                function = bound[self._device][0]
+            except KeyError:
+                bound[self._device] = _bind(self._device, name)
+                function = bound[self._device][0]
+            function(data, other, out=data)
+            return self
         if type(other) is not Array and _operand(other, _METHOD) is NotImplemented:
             return NotImplemented
         _apply_inplace(name, self, other)
@@ -217,14 +237,14 @@ class Array:
                 f"x.T is defined for 2-D arrays only, this one has {self._data.ndim} "
                 "dimensions; use permute_dims(x, axes) or x.mT"
             )
-        return wrap(self._data.T, self._device, (self,))
+        return view_of(self, self._data.T)
 
     @property
     def mT(self) -> Array:
         """The transpose of the last two axes (a lazy value, no copy)."""
         if self._data.ndim < 2:
             raise ValueError(f"x.mT needs at least 2 dimensions, this array has {self._data.ndim}")
-        return wrap(self._data.swapaxes(-1, -2), self._device, (self,))
+        return view_of(self, self._data.swapaxes(-1, -2))
 
     # -- protocol methods ---------------------------------------------------
 
@@ -357,7 +377,7 @@ class Array:
         kind = type(key)
         if kind is not int and kind is not slice:
             key = _backend_index(self, key)
-        return wrap(self._data[key], self._device, (self,))
+        return view_of(self, self._data[key])
 
     def __setitem__(self, key: Any, value: Operand, /) -> None:
         if type(key) is int and type(value) in self._fast_write:
@@ -479,6 +499,28 @@ def wrap(result: Any, device: Device, inputs: tuple[Array, ...] = ()) -> Array:
             array._buf = buf
             return array
     return _wrap_other_view(array, inputs)
+
+
+def view_of(source: Array, result: Any) -> Array:
+    """:func:`wrap` for an op of one input whose result is usually a view of it.
+
+    Same rule, with the common case (a view of ``source``'s plain shared
+    buffer, nobody tracing) inlined: it is the whole cost of ``x[1:5]``.
+    Everything else takes :func:`wrap`.
+    """
+    data = source._data
+    base = result.base
+    if base is not None and (base is data or base is data.base) and type(result) is type(data):
+        buf = source._buf
+        # The fast path of _cow.share(): an existing, shareable record.
+        if buf is not None and buf.shareable and _cow.observer is None:
+            array: Array = _object_new(Array)
+            array._data = result
+            array._buf = buf
+            array._device = source._device
+            array._fast_write = _NO_FAST_WRITE
+            return array
+    return wrap(result, source._device, (source,))
 
 
 def _wrap_other_view(array: Array, inputs: tuple[Array, ...]) -> Array:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._array import Array, lazy_clone, wrap
+from .._array import Array, lazy_clone, view_of, wrap
 from .._devices import Device
 from .._dtypes import promote
 from ._args import normalize_axes, normalize_axis, normalize_shape, require_array
@@ -57,17 +57,18 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
     require_array(x, "x", "reshape")
     if copy is not None and type(copy) is not bool:
         raise TypeError(f"copy must be True, False or None, got {copy!r}")
-    if type(shape) is not tuple or not all(type(d) is int for d in shape):
-        shape = tuple(
-            -1 if d == -1 else normalize_shape(d, "each entry of shape")[0]
-            for d in (shape if isinstance(shape, (tuple, list)) else (shape,))
-        )
-    xp = x._device.backend.xp
+    if type(shape) is not tuple:
+        shape = _shape_with_placeholder(shape)
     try:
-        data = xp.reshape(x._data, shape, copy=copy)
-    except ValueError:
-        raise _reshape_error(x, shape, copy) from None
-    return wrap(data, x._device, (x,))
+        data = x._device.backend.xp.reshape(x._data, shape, copy=copy)
+    except (ValueError, TypeError):
+        raise _reshape_error(x, _shape_with_placeholder(shape), copy) from None
+    return view_of(x, data)
+
+
+def _shape_with_placeholder(shape: object) -> tuple[int, ...]:
+    entries = shape if isinstance(shape, (tuple, list)) else (shape,)
+    return tuple(-1 if d == -1 else normalize_shape(d, "each entry of shape")[0] for d in entries)
 
 
 def _reshape_error(x: Array, shape: tuple[int, ...], copy: bool | None) -> ValueError:
@@ -106,7 +107,7 @@ def permute_dims(x: Array, /, axes: tuple[int, ...]) -> Array:
         raise ValueError(
             f"axes must list each of the array's {x.ndim} axes once, got {tuple(axes)}"
         )
-    return wrap(x._device.backend.xp.permute_dims(x._data, normalized), x._device, (x,))
+    return view_of(x, x._device.backend.xp.permute_dims(x._data, normalized))
 
 
 def expand_dims(x: Array, /, axis: int | tuple[int, ...]) -> Array:
@@ -130,7 +131,7 @@ def expand_dims(x: Array, /, axis: int | tuple[int, ...]) -> Array:
     require_array(x, "x", "expand_dims")
     count = len(axis) if isinstance(axis, tuple) else 1
     positions = normalize_axes(axis, x.ndim + count) or ()
-    return wrap(x._device.backend.xp.expand_dims(x._data, positions), x._device, (x,))
+    return view_of(x, x._device.backend.xp.expand_dims(x._data, positions))
 
 
 def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
@@ -147,7 +148,7 @@ def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
     for a in axes:
         if x.shape[a] != 1:
             raise ValueError(f"cannot squeeze axis {a}: it has length {x.shape[a]}, not 1")
-    return wrap(x._device.backend.xp.squeeze(x._data, axis=axes), x._device, (x,))
+    return view_of(x, x._device.backend.xp.squeeze(x._data, axis=axes))
 
 
 def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
@@ -161,7 +162,7 @@ def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
     """
     require_array(x, "x", "flip")
     axes = normalize_axes(axis, x.ndim)
-    return wrap(x._device.backend.xp.flip(x._data, axis=axes), x._device, (x,))
+    return view_of(x, x._device.backend.xp.flip(x._data, axis=axes))
 
 
 def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
@@ -180,7 +181,7 @@ def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
         data = x._device.backend.xp.broadcast_to(x._data, dims)
     except ValueError:
         raise ValueError(f"cannot broadcast an array of shape {x.shape} to {dims}") from None
-    return wrap(data, x._device, (x,))
+    return view_of(x, data)
 
 
 def _array_sequence(arrays: object, function: str) -> tuple[Array, ...]:
@@ -321,7 +322,7 @@ def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
     device = common_device(*arrays)
     shape = broadcast_shapes(*(a.shape for a in arrays))
     xp = device.backend.xp
-    return tuple(wrap(xp.broadcast_to(a._data, shape), device, (a,)) for a in arrays)
+    return tuple(view_of(a, xp.broadcast_to(a._data, shape)) for a in arrays)
 
 
 def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) -> Array:
@@ -387,7 +388,7 @@ def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
         raise ValueError("unstack needs an array with at least one dimension")
     position = normalize_axis(axis, x.ndim)
     parts = x._device.backend.xp.unstack(x._data, axis=position)
-    return tuple(wrap(part, x._device, (x,)) for part in parts)
+    return tuple(view_of(x, part) for part in parts)
 
 
 def _axis_tuple(value: object, name: str) -> tuple[int, ...]:
@@ -418,8 +419,7 @@ def moveaxis(
         )
     moved = normalize_axes(sources, x.ndim, "source") or ()
     placed = normalize_axes(targets, x.ndim, "destination") or ()
-    data = x._device.backend.xp.moveaxis(x._data, moved, placed)
-    return wrap(data, x._device, (x,))
+    return view_of(x, x._device.backend.xp.moveaxis(x._data, moved, placed))
 
 
 def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Array:

@@ -1,0 +1,134 @@
+"""Every Python operator, its reflected and in-place forms, against NumPy."""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+import pytest
+
+import cowarray as ca
+from cowarray.testing import assert_equal_to_model, to_numpy
+
+ARITHMETIC = ["add", "sub", "mul", "truediv", "floordiv", "mod", "pow"]
+BITWISE = ["and_", "or_", "xor", "lshift", "rshift"]
+COMPARISONS = ["eq", "ne", "lt", "le", "gt", "ge"]
+
+
+def _pair(kind: str, device: ca.Device) -> tuple[ca.Array, ca.Array, np.ndarray, np.ndarray]:
+    if kind == "float":
+        a = np.array([[1.5, -2.0, 3.0], [4.0, 0.5, -6.25]])
+        b = np.array([2.0, -1.0, 0.5])
+    else:
+        a = np.array([[1, 2, 3], [4, 5, 6]], dtype=np.int32)
+        b = np.array([2, 1, 3], dtype=np.int32)
+    return ca.asarray(a, device=device), ca.asarray(b, device=device), a, b
+
+
+@pytest.mark.parametrize("name", ARITHMETIC + COMPARISONS)
+@pytest.mark.parametrize("kind", ["float", "int"])
+def test_binary_operator_matches_numpy(name: str, kind: str, device: ca.Device) -> None:
+    x, y, a, b = _pair(kind, device)
+    function = getattr(operator, name)
+    with np.errstate(all="ignore"):  # negative ** fraction is NaN in both
+        assert_equal_to_model(function(x, y), function(a, b))
+        assert_equal_to_model(function(y, x), function(b, a))
+
+
+@pytest.mark.parametrize("name", ARITHMETIC + COMPARISONS)
+def test_operator_with_python_scalar_on_either_side(name: str, device: ca.Device) -> None:
+    x, _, a, _ = _pair("float", device)
+    function = getattr(operator, name)
+    assert_equal_to_model(function(x, 2), function(a, 2))
+    assert_equal_to_model(function(3.0, x), function(3.0, a))
+
+
+@pytest.mark.parametrize("name", BITWISE)
+def test_bitwise_operators_match_numpy(name: str, device: ca.Device) -> None:
+    x, y, a, b = _pair("int", device)
+    function = getattr(operator, name)
+    assert_equal_to_model(function(x, y), function(a, b))
+    assert_equal_to_model(function(x, 1), function(a, np.int32(1)))
+    assert_equal_to_model(function(1, y), function(np.int32(1), b))
+
+
+def test_unary_operators_match_numpy(device: ca.Device) -> None:
+    x, _, a, _ = _pair("int", device)
+    assert_equal_to_model(-x, -a)
+    assert_equal_to_model(+x, +a)
+    assert_equal_to_model(abs(-x), abs(-a))
+    assert_equal_to_model(~x, ~a)
+    flags = ca.asarray([True, False], device=device)
+    assert_equal_to_model(~flags, np.array([False, True]))
+
+
+def test_matmul_and_its_reflected_and_in_place_forms(device: ca.Device) -> None:
+    m = np.arange(6.0).reshape(2, 3)
+    s = np.arange(9.0).reshape(3, 3)
+    x, square = ca.asarray(m, device=device), ca.asarray(s, device=device)
+    assert_equal_to_model(x @ square, m @ s)
+    assert_equal_to_model(square.__rmatmul__(x), m @ s)
+    clone = ca.lazy_clone(x)
+    same = x
+    x @= square
+    assert x is same
+    assert_equal_to_model(x, m @ s)
+    assert_equal_to_model(clone, m)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "iadd",
+        "isub",
+        "imul",
+        "ifloordiv",
+        "imod",
+        "ipow",
+        "iand",
+        "ior",
+        "ixor",
+        "ilshift",
+        "irshift",
+    ],
+)
+def test_in_place_integer_operators_mutate_and_return_the_same_object(name: str) -> None:
+    x, y, a, b = _pair("int", ca.Device("cpu"))
+    clone = ca.lazy_clone(x)
+    result = getattr(operator, name)(x, y)
+    expected = getattr(operator, name)(a.copy(), b)
+    assert result is x
+    assert_equal_to_model(x, expected)
+    assert_equal_to_model(clone, a)
+
+
+def test_in_place_true_division_on_floats(device: ca.Device) -> None:
+    x, y, a, b = _pair("float", device)
+    x /= y
+    assert_equal_to_model(x, a / b)
+
+
+def test_unsupported_operand_lets_python_try_the_other_side() -> None:
+    class Other:
+        def __radd__(self, other: Any) -> str:
+            return "other handled it"
+
+    assert ca.arange(3) + Other() == "other handled it"
+    assert (ca.arange(3) == "text") is False
+    with pytest.raises(TypeError):
+        ca.arange(3) + "text"
+
+
+def test_comparison_results_are_boolean_arrays() -> None:
+    x = ca.asarray([1.0, np.nan, 3.0])
+    result = x == x
+    assert result.dtype == ca.bool
+    np.testing.assert_array_equal(to_numpy(result), [True, False, True])
+
+
+def test_zero_dimensional_results_are_arrays_not_numpy_scalars() -> None:
+    x = ca.asarray(2.0)
+    for result in (x + x, x * 3, -x, x[()], ca.arange(3)[1], ca.sum(ca.arange(3))):
+        assert type(result) is ca.Array
+        assert result.ndim == 0
