@@ -10,13 +10,14 @@ from .._devices import Device
 __all__ = ["fresh"]
 
 
-def fresh(data: Any, device: Device) -> Array:
+def fresh(data: Any, device: Device, inputs: tuple[Array, ...] = ()) -> Array:
     """An Array owning ``data``, a result the backend allocated for this call.
 
     Skips :func:`cowarray._array.wrap`'s view checks when the backend agrees
     that ``data`` owns its memory (the common case of joining, gathering and
-    selecting); anything else still goes through ``wrap``.
+    selecting); anything else goes through ``wrap`` with ``inputs``, the
+    arrays the result could view.
     """
     if data.base is None and type(data) is device.backend.array_type:
         return new_array(data, None, device)
-    return wrap(data, device)
+    return wrap(data, device, inputs)

@@ -66,7 +66,7 @@ def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
     ):
         # the common case (a 1-D array, 1-D integer indices) in one pass
         try:
-            return fresh(x._device.backend.xp.take(x._data, indices._data), x._device)
+            return fresh(x._device.backend.xp.take(x._data, indices._data), x._device, (x,))
         except IndexError:
             raise _out_of_bounds("take", x._data.shape[0], 0) from None
     _check_indices(x, indices, "take")

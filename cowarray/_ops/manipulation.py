@@ -197,21 +197,22 @@ def _array_sequence(arrays: object, function: str) -> tuple[Array, ...]:
 def _gather(arrays: Any, function: str) -> tuple[list[Any], Device, Any]:
     """The arrays' backend data, their one device, and None or the promoted dtype.
 
-    One pass, since joining small arrays is dominated by these checks.
+    One tight pass, since joining small arrays is dominated by these checks;
+    anything unusual is handed to the full checks for their messages.
     """
-    if type(arrays) is not list and type(arrays) is not tuple:
+    kind = type(arrays)
+    if (kind is not list and kind is not tuple) or not arrays:
         _array_sequence(arrays, function)
-    if not arrays:
-        raise ValueError(f"{function} needs at least one array")
     first = arrays[0]
-    require_array(first, "arrays[0]", function)
+    if type(first) is not Array:
+        _array_sequence(arrays, function)
     device = first._device
     dtype = first._data.dtype
-    mixed = False
     data = []
-    for position, array in enumerate(arrays):
+    mixed = False
+    for array in arrays:
         if type(array) is not Array:
-            require_array(array, f"arrays[{position}]", function)
+            _array_sequence(arrays, function)
         if array._device is not device:
             common_device(first, array)
         values = array._data
@@ -457,7 +458,7 @@ def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Arr
     else:
         (counts,) = normalize_shape(repeats, "repeats")
     position = None if axis is None else normalize_axis(axis, x.ndim)
-    return wrap(x._device.backend.xp.repeat(x._data, counts, axis=position), x._device)
+    return wrap(x._device.backend.xp.repeat(x._data, counts, axis=position), x._device, (x,))
 
 
 def roll(
@@ -487,7 +488,7 @@ def roll(
         if len(shifts) not in (1, len(axes)):
             raise ValueError(f"roll: shift {shift} and axis {axis} must have equal lengths")
         amount = shifts * len(axes) if len(shifts) == 1 else shifts
-    return wrap(x._device.backend.xp.roll(x._data, amount, axis=axes), x._device)
+    return wrap(x._device.backend.xp.roll(x._data, amount, axis=axes), x._device, (x,))
 
 
 def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
@@ -508,4 +509,4 @@ def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
     reps = normalize_shape(repetitions, "repetitions")
     if all(r == 1 for r in reps) and len(reps) <= x.ndim:
         return lazy_clone(x)
-    return wrap(x._device.backend.xp.tile(x._data, reps), x._device)
+    return wrap(x._device.backend.xp.tile(x._data, reps), x._device, (x,))

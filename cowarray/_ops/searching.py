@@ -70,7 +70,8 @@ def count_nonzero(
     axes = normalize_axes(axis, x.ndim)
     backend = x._device.backend
     counts = backend.xp.count_nonzero(x._data, axis=axes, keepdims=keepdims)
-    return wrap(backend.xp.astype(backend.asarray(counts), DEFAULT_INDEX), x._device)
+    counts = backend.xp.astype(backend.asarray(counts), DEFAULT_INDEX, copy=False)
+    return wrap(counts, x._device)
 
 
 def nonzero(x: Array, /) -> tuple[Array, ...]:
@@ -143,7 +144,8 @@ def searchsorted(
         order = sorter._data
     backend = x1._device.backend
     positions = backend.xp.searchsorted(x1._data, values, side=side, sorter=order)
-    return wrap(backend.xp.astype(backend.asarray(positions), DEFAULT_INDEX), x1._device)
+    positions = backend.xp.astype(backend.asarray(positions), DEFAULT_INDEX, copy=False)
+    return wrap(positions, x1._device)
 
 
 def where(
@@ -179,7 +181,8 @@ def where(
             and x2._device is device
             and x1._data.dtype is x2._data.dtype
         ):
-            return fresh(device.backend.xp.where(data, x1._data, x2._data), device)
+            result = device.backend.xp.where(data, x1._data, x2._data)
+            return fresh(result, device, (x1, x2))
     require_array(condition, "condition", "where")
     if condition.dtype.kind != "b":
         raise TypeError(f"where: condition must have a boolean dtype, got {condition.dtype}")

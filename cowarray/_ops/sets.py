@@ -55,7 +55,7 @@ def _unique(function: str, x: Array) -> Any:
 
 def _index(x: Array, data: Any) -> Array:
     xp = x._device.backend.xp
-    return wrap(xp.astype(data, DEFAULT_INDEX), x._device)
+    return wrap(xp.astype(data, DEFAULT_INDEX, copy=False), x._device, (x,))
 
 
 def unique_all(x: Array, /) -> UniqueAllResult:
