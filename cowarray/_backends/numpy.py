@@ -28,10 +28,41 @@ def _var(
     return x.var(axis=axis, ddof=correction, keepdims=keepdims)
 
 
+def _floor_divide(x1: Any, x2: Any, /, out: Any = None) -> Any:
+    # NumPy follows Python's // where exactly one operand is infinite
+    # (inf // 1 -> nan, 1 // -inf -> -1); the standard wants the true
+    # quotient there (+-inf, +-0). ``out`` may be x1 itself (in-place //=).
+    first = x1 if isinstance(x1, np.ndarray) else np.asarray(x2)
+    if first.dtype.kind != "f":
+        return np.floor_divide(x1, x2, out=out)
+    special = np.isinf(x1) != np.isinf(x2)
+    if not special.any():
+        return np.floor_divide(x1, x2, out=out)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        quotient = np.true_divide(x1, x2)
+        result = np.floor_divide(x1, x2, out=out)
+    if isinstance(result, np.ndarray):
+        np.copyto(result, quotient, where=special)
+        return result
+    return np.where(special, quotient, result)
+
+
+def _expm1(x: np.ndarray, /) -> Any:
+    # NumPy's complex expm1 misses C99's special values where the real part
+    # is infinite or NaN (expm1(inf+0j) gives inf+nanj); exp(x) - 1 has them.
+    if x.dtype.kind != "c":
+        return np.expm1(x)
+    special = ~np.isfinite(x.real)
+    if not special.any():
+        return np.expm1(x)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.where(special, np.exp(x) - 1, np.expm1(x))
+
+
 # Standard names that NumPy spells differently, lacks, or serves slowly.
 # NumPy 2 already has most 2025.12 names (acos, concat, permute_dims, pow, ...).
 _RENAMED: dict[str, Any] = {"reshape": _reshape}
-_RENAMED.update(std=_std, var=_var)
+_RENAMED.update(std=_std, var=_var, floor_divide=_floor_divide, expm1=_expm1)
 
 
 def _standard_namespace() -> types.SimpleNamespace:

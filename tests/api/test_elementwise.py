@@ -31,7 +31,7 @@ UNARY = {
     "ceil": (np.ceil, FLOATS, ["float32", "float64"]),
     "conj": (np.conj, COMPLEX, ["complex64", "complex128"]),
     "cosh": (np.cosh, FLOATS, ["float64"]),
-    "expm1": (np.expm1, FLOATS, ["float64", "complex128"]),
+    "expm1": (np.expm1, FLOATS, ["float64", "float32"]),  # complex: see the special cases
     "floor": (np.floor, FLOATS, ["float64"]),
     "isfinite": (np.isfinite, FLOATS, ["float64", "complex128"]),
     "isinf": (np.isinf, FLOATS, ["float32"]),
@@ -298,3 +298,45 @@ def test_sign_and_square_match_numpy_on_any_real_array(x: ca.Array) -> None:
     with np.errstate(all="ignore"):
         assert_matches(ca.sign(x), np.sign(model))
         assert_matches(ca.square(x), np.square(model))
+
+
+# -- special cases NumPy gets differently from the standard -------------------
+
+
+def test_floor_divide_gives_the_true_quotient_where_one_operand_is_infinite() -> None:
+    x1 = ca.asarray([INF, INF, -INF, -INF, 1.0, -1.0, 7.0, INF])
+    x2 = ca.asarray([2.0, -2.0, 2.0, -2.0, -INF, INF, 2.0, INF])
+    result = host(ca.floor_divide(x1, x2))
+    np.testing.assert_array_equal(result, [INF, -INF, -INF, INF, -0.0, -0.0, 3.0, NAN])
+    assert np.signbit(result[4:6]).all()
+    assert_matches(x1 // 2.0, np.asarray([INF, INF, -INF, -INF, 0.0, -1.0, 3.0, INF]))
+
+
+def test_in_place_floor_divide_follows_the_same_special_cases() -> None:
+    x = ca.asarray([INF, 1.0, 9.0], dtype=ca.float32)
+    x //= ca.asarray([-3.0, -INF, 2.0], dtype=ca.float32)
+    result = host(x)
+    np.testing.assert_array_equal(result, np.asarray([-INF, -0.0, 4.0], dtype="float32"))
+    assert np.signbit(result[1])
+    y = ca.asarray(-INF)
+    y //= 2.0
+    assert float(y) == -INF
+
+
+def test_floor_divide_on_integers_is_unchanged() -> None:
+    assert_matches(ca.floor_divide(ca.asarray([7, -7]), 2), np.asarray([3, -4]))
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_complex_expm1_has_the_standard_special_values() -> None:
+    z = ca.asarray(
+        [complex(INF, 0), complex(-INF, INF), complex(INF, INF), complex(-INF, NAN),
+         complex(NAN, 0), complex(-INF, 1.0), 1j]
+    )  # fmt: skip
+    result = host(ca.expm1(z))
+    assert result[0] == complex(INF, 0)
+    assert result[1].real == -1.0 and result[1].imag == 0.0
+    assert result[2].real == INF and math.isnan(result[2].imag)
+    assert result[3].real == -1.0 and result[3].imag == 0.0
+    assert math.isnan(result[4].real) and result[4].imag == 0.0
+    np.testing.assert_allclose(result[5:], np.exp(np.asarray([complex(-INF, 1.0), 1j])) - 1)
