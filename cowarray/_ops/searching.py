@@ -181,7 +181,10 @@ def where(
             and x2._device is device
             and x1._data.dtype is x2._data.dtype
         ):
-            result = device.backend.xp.where(data, x1._data, x2._data)
+            try:
+                result = device.backend.xp.where(data, x1._data, x2._data)
+            except ValueError:
+                raise _where_shapes(condition, x1, x2) from None
             return fresh(result, device, (x1, x2))
     require_array(condition, "condition", "where")
     if condition.dtype.kind != "b":
@@ -206,7 +209,18 @@ def where(
                 ) from None
             check_scalar(dtype, scalar)
             operands.append(scalar)
-    data = device.backend.xp.where(condition._data, *operands)
+    try:
+        data = device.backend.xp.where(condition._data, *operands)
+    except ValueError:
+        raise _where_shapes(condition, x1, x2) from None
     if data.dtype != dtype:
         data = device.backend.xp.astype(data, dtype)
     return wrap(data, device)
+
+
+def _where_shapes(condition: Array, x1: object, x2: object) -> ValueError:
+    shapes = ", ".join(
+        f"{name} {value.shape if type(value) is Array else '()'}"
+        for name, value in (("condition", condition), ("x1", x1), ("x2", x2))
+    )
+    return ValueError(f"where: the shapes do not broadcast together: {shapes}")

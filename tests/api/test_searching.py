@@ -124,4 +124,8 @@ def test_where_refuses_bad_input() -> None:
         ca.where(ca.asarray([True, False]), x, 1.5)
     with pytest.raises(TypeError, match="cannot combine"):
         ca.where(ca.asarray([True, False]), x, ca.asarray([1.0, 2.0]))
+    with pytest.raises(ValueError, match=r"condition \(3,\), x1 \(2,\)"):
+        ca.where(ca.asarray([True, False, True]), x, x)
+    with pytest.raises(ValueError, match="broadcast"):
+        ca.where(ca.asarray([True, False, True]), x, 0)
     np.testing.assert_array_equal(host(x), [1, 2])
