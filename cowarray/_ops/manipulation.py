@@ -222,15 +222,6 @@ def _gather(arrays: Any, function: str) -> tuple[list[Any], Device, Any]:
     return data, device, _common_dtype(arrays) if mixed else None
 
 
-def _mixed_dtype(arrays: Sequence[Array]) -> Any:
-    """None when all dtypes agree (the backend's fast path), else their promotion."""
-    first = arrays[0].dtype
-    for array in arrays:
-        if array.dtype is not first:
-            return _common_dtype(arrays)
-    return None
-
-
 def _concat_error(inputs: Sequence[Array], axis: int | None) -> ValueError:
     first = inputs[0]
     for i, array in enumerate(inputs):

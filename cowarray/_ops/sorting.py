@@ -6,12 +6,16 @@ backend's standard ``sort``/``argsort`` and ``flip``.
 
 Sorting *values* (not indices), stability is visible only between elements
 that compare equal yet differ: ``-0.0`` and ``0.0``. Integer and boolean
-arrays, and floating arrays without zeros, therefore take the backend's
-faster unstable sort with the very same result. (NaN payloads, which the
+arrays, and floating arrays without both zeros, therefore take the backend's
+faster unstable sort with the very same result; a 1-D floating array is
+checked after that sort (a binary search for its zeros) and sorted again,
+stably, in the rare case of mixed signed zeros. (NaN payloads, which the
 standard leaves to the implementation, may come out in any order.)
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from .._array import Array, wrap
 from ._args import normalize_axis, require_array
@@ -52,12 +56,29 @@ def sort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool 
     position = _check("sort", x, axis, descending, stable)
     xp = x._device.backend.xp
     data = x._data
-    # None: the backend's fastest sort, identical here (see the module notes).
-    keep_order = True if stable and data.dtype.kind == "f" and bool((data == 0).any()) else None
-    if not descending:
-        return wrap(xp.sort(data, axis=position, stable=keep_order), x._device)
-    ascending = xp.sort(xp.flip(data, axis=position), axis=position, stable=keep_order)
-    return wrap(xp.flip(ascending, axis=position), x._device)
+    source = xp.flip(data, axis=position) if descending else data
+    if not stable or data.dtype.kind != "f":
+        result = xp.sort(source, axis=position, stable=None)
+    elif data.ndim == 1:
+        result = xp.sort(source, axis=0, stable=None)
+        if _mixed_zeros(xp, result):
+            result = xp.sort(source, axis=0, stable=True)
+    else:
+        keep_order = True if bool((data == 0).any()) else None
+        result = xp.sort(source, axis=position, stable=keep_order)
+    if descending:
+        result = xp.flip(result, axis=position)
+    return wrap(result, x._device)
+
+
+def _mixed_zeros(xp: Any, ordered: Any) -> bool:
+    """Whether a sorted 1-D floating array holds both -0.0 and 0.0 (O(log n) mostly)."""
+    start = int(xp.searchsorted(ordered, 0.0))
+    if start + 1 >= ordered.shape[0] or ordered[start + 1] != 0:
+        return False  # fewer than two zeros: nothing an unstable sort could swap
+    stop = int(xp.searchsorted(ordered, 0.0, side="right"))
+    signs = xp.signbit(ordered[start:stop])
+    return bool(signs.any()) and not bool(signs.all())
 
 
 def argsort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
