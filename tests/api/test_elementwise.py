@@ -47,7 +47,7 @@ UNARY = {
     "sinh": (np.sinh, FLOATS, ["float64"]),
     "square": (np.square, FLOATS, ["float64", "complex128"]),
     "tan": (np.tan, FLOATS, ["float64"]),
-    "tanh": (np.tanh, FLOATS, ["float64", "complex64"]),
+    "tanh": (np.tanh, FLOATS, ["float64", "float32"]),  # complex: see the special cases
     "trunc": (np.trunc, FLOATS, ["float64"]),
 }
 
@@ -340,3 +340,24 @@ def test_complex_expm1_has_the_standard_special_values() -> None:
     assert result[3].real == -1.0 and result[3].imag == 0.0
     assert math.isnan(result[4].real) and result[4].imag == 0.0
     np.testing.assert_allclose(result[5:], np.exp(np.asarray([complex(-INF, 1.0), 1j])) - 1)
+
+
+def test_complex_expm1_of_a_signed_zero_has_a_positive_zero_real_part() -> None:
+    result = host(ca.expm1(ca.asarray([complex(-0.0, 0.0), complex(-0.0, -0.0)])))
+    assert not np.signbit(result.real).any()
+    assert np.signbit(result.imag).tolist() == [False, True]
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_tanh_at_infinity_takes_the_sign_of_the_imaginary_part(dtype: str) -> None:
+    z = ca.asarray(
+        [complex(INF, 2.0), complex(INF, -2.0), complex(-INF, 2.0), complex(-INF, -2.0)],
+        dtype=dtype,
+    )
+    result = host(ca.tanh(z))
+    assert result.dtype == np.dtype(dtype)
+    assert result.real.tolist() == [1.0, 1.0, -1.0, -1.0]
+    assert (result.imag == 0).all()
+    assert np.signbit(result.imag).tolist() == [False, True, False, True]
+    finite = np.asarray([0.5 + 0.5j, -1 - 2j], dtype=dtype)
+    assert_matches(ca.tanh(ca.asarray(finite)), np.tanh(finite))
