@@ -10,6 +10,7 @@ from __future__ import annotations
 from ._array import Array as Array
 from ._array import lazy_clone as lazy_clone
 from ._devices import Device as Device
+from ._dlpack import from_dlpack as from_dlpack
 from ._dtypes import bool as bool
 from ._dtypes import complex64 as complex64
 from ._dtypes import complex128 as complex128
@@ -24,6 +25,7 @@ from ._dtypes import uint8 as uint8
 from ._dtypes import uint16 as uint16
 from ._dtypes import uint32 as uint32
 from ._dtypes import uint64 as uint64
+from ._move import move as move
 from ._ops.creation import arange as arange
 from ._ops.creation import asarray as asarray
 from ._ops.creation import empty as empty

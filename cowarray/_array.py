@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from . import _cow
 from ._devices import CPU, Device, as_device
-from ._dtypes import ALL_DTYPES, check_scalar, normalize_scalar, promote
+from ._dtypes import ALL_DTYPES, DEFAULT_INDEX, check_scalar, normalize_scalar, promote
 from ._ops._checks import (
     CATEGORY,
     OperandTypeError,
@@ -246,6 +246,25 @@ class Array:
             raise ValueError(f"x.mT needs at least 2 dimensions, this array has {self._data.ndim}")
         return view_of(self, self._data.swapaxes(-1, -2))
 
+    @property
+    def at(self) -> AtIndexer:
+        """Functional updates, JAX style: ``x.at[index].set(v)`` returns a new array.
+
+        ``get``, ``set``, ``add``, ``subtract``, ``multiply``, ``divide``,
+        ``power``, ``min``, ``max`` and ``apply`` leave ``x`` unchanged; see
+        ``cowarray._at._At`` for modes and dtype rules.
+
+        Examples
+        --------
+        >>> import cowarray as ca
+        >>> x = ca.zeros(3)
+        >>> x.at[1].add(2.0)
+        cowarray.Array([0., 2., 0.], dtype=float64)
+        >>> x
+        cowarray.Array([0., 0., 0.], dtype=float64)
+        """
+        return AtIndexer(self)
+
     # -- protocol methods ---------------------------------------------------
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> types.ModuleType:
@@ -269,6 +288,49 @@ class Array:
         host = self._device.backend.to_numpy(self._data)
         moved = target.backend.from_numpy(host)
         return wrap(moved, target, (self,))
+
+    def __dlpack__(
+        self,
+        /,
+        *,
+        stream: Any = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> Any:
+        """Export as a DLPack capsule (an aliasing boundary: see ``cowarray._dlpack``).
+
+        ``copy=None`` shares memory with the consumer: this array first gets a
+        buffer no other value holds, which stays *exposed* (its clones copy
+        eagerly) until the consumer releases it. ``copy=True`` exports a copy;
+        ``copy=False`` raises BufferError if one is needed.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import cowarray as ca
+        >>> x = ca.asarray([1.0, 2.0])
+        >>> shared = np.from_dlpack(x)     # zero-copy: NumPy and x alias
+        >>> ca.cow_info(x).state
+        'exposed'
+        >>> del shared                     # the consumer released the memory
+        >>> ca.cow_info(x).state
+        'private'
+        """
+        from ._dlpack import export
+
+        return export(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """``(DLPack device type, device index)``: ``(1, 0)`` for host memory.
+
+        Examples
+        --------
+        >>> import cowarray as ca
+        >>> ca.zeros(2).__dlpack_device__()
+        (1, 0)
+        """
+        return self._device.backend.dlpack_device(self._data)
 
     __hash__: Final = None  # type: ignore[assignment]
     # NumPy must defer to our reflected operators instead of returning ndarrays.
@@ -622,6 +684,8 @@ def _index_component(array: Array, part: Any) -> Any:
             )
         return part._data
     if kind is bool or isinstance(part, (list, range)):
+        if len(part) == 0:  # an empty list selects nothing: an empty integer index
+            return array._device.backend.asarray([], dtype=DEFAULT_INDEX)
         return array._device.backend.asarray(part)
     try:
         return operator.index(part)
@@ -725,3 +789,7 @@ _PLAIN_SCALARS: Final = {
     "f": frozenset({int, float}),
     "c": frozenset({int, float, complex}),
 }
+
+
+# x.at's helper lives in _at, which imports this module: bind it last.
+from ._at import AtIndexer  # noqa: E402

@@ -8,6 +8,7 @@ asks which library it runs on.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 __all__ = ["Backend"]
@@ -62,4 +63,53 @@ class Backend(Protocol):
 
     def from_numpy(self, array: Any) -> Any:
         """A backend array holding ``array``'s values on this backend's device."""
+        ...
+
+    # -- DLPack: capsule work only; the policy is in cowarray/_dlpack.py --------
+
+    def dlpack_device(self, data: Any) -> tuple[int, int]:
+        """``(DLPack device type, device index)`` of ``data``'s memory."""
+        ...
+
+    def dlpack_export_problem(self, data: Any) -> str | None:
+        """Why ``data`` cannot be exported as it lies (None: it can)."""
+        ...
+
+    def export_dlpack(
+        self,
+        data: Any,
+        *,
+        stream: Any,
+        max_version: tuple[int, int] | None,
+        dl_device: tuple[int, int] | None,
+        copy: bool,
+        on_release: Callable[[], None] | None,
+    ) -> Any:
+        """A DLPack capsule of ``data`` (of a fresh copy when ``copy``).
+
+        ``stream`` and ``dl_device`` arrive checked against ``dlpack_device``:
+        a GPU backend makes ``stream`` wait for its pending work.
+
+        ``on_release`` is called once the consumer has released the memory
+        (or the capsule died unconsumed); it is never called if this raises.
+        """
+        ...
+
+    def import_dlpack(self, capsule: Any, dl_device: tuple[int, int]) -> Any:
+        """A backend array viewing the memory of an unconsumed DLPack capsule."""
+        ...
+
+    def address_range(self, data: Any) -> tuple[int, int]:
+        """``(first, past-the-end)`` addresses of the bytes ``data`` views."""
+        ...
+
+    def index_update(self, target: Any, index: Any, values: Any, op: str) -> None:
+        """Update ``target[index]`` in place, checking every index before writing.
+
+        ``op`` is ``"set"`` (plain assignment: with duplicate indices the last
+        value wins) or a standard element-wise name (``"add"``, ``"subtract"``,
+        ``"multiply"``, ``"divide"``, ``"pow"``, ``"minimum"``, ``"maximum"``)
+        applied unbuffered, so duplicate indices accumulate (NumPy's
+        ``ufunc.at``).
+        """
         ...

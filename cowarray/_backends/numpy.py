@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import types
+import weakref
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -85,6 +87,17 @@ def _tanh(x: np.ndarray, /) -> Any:
 _RENAMED: dict[str, Any] = {"reshape": _reshape}
 _RENAMED.update(std=_std, var=_var, floor_divide=_floor_divide, expm1=_expm1, tanh=_tanh)
 
+# The ufuncs whose unbuffered ``.at`` serves index_update (duplicates accumulate).
+_UNBUFFERED: dict[str, np.ufunc] = {
+    "add": np.add,
+    "subtract": np.subtract,
+    "multiply": np.multiply,
+    "divide": np.divide,
+    "pow": np.power,
+    "minimum": np.minimum,
+    "maximum": np.maximum,
+}
+
 
 def _standard_namespace() -> types.SimpleNamespace:
     names = {name: getattr(np, name) for name in dir(np) if not name.startswith("_")}
@@ -106,6 +119,26 @@ class _ReadOnlyExport:
         self.__array_interface__ = interface
         self._data = data
         self._keepalive = keepalive
+
+
+#: DLPack's (kDLCPU, 0): host memory.
+_DL_CPU: tuple[int, int] = (1, 0)
+
+
+class _CapsuleProducer:
+    """Hands a capsule already in hand to ``np.from_dlpack``, which wants a producer."""
+
+    __slots__ = ("_capsule", "_device")
+
+    def __init__(self, capsule: object, device: tuple[int, int]) -> None:
+        self._capsule = capsule
+        self._device = device
+
+    def __dlpack__(self, **_: object) -> object:
+        return self._capsule
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return self._device
 
 
 class NumpyBackend:
@@ -168,6 +201,55 @@ class NumpyBackend:
 
     def from_numpy(self, array: np.ndarray) -> np.ndarray:
         return array
+
+    # -- DLPack ----------------------------------------------------------------
+
+    def dlpack_device(self, data: np.ndarray) -> tuple[int, int]:
+        return _DL_CPU
+
+    def dlpack_export_problem(self, data: np.ndarray) -> str | None:
+        # DLPack allows negative strides, but torch aborts the whole process
+        # on them (torch 2.13: "Storage size calculation overflowed").
+        if min(data.strides, default=0) < 0:
+            return f"it has negative strides {data.strides}, which DLPack consumers refuse"
+        return None
+
+    def export_dlpack(
+        self,
+        data: np.ndarray,
+        *,
+        stream: Any,
+        max_version: tuple[int, int] | None,
+        dl_device: tuple[int, int] | None,
+        copy: bool,
+        on_release: Callable[[], None] | None,
+    ) -> Any:
+        # Host memory: no stream to wait on; the policy has checked dl_device.
+        # A private view: NumPy's capsule keeps it (and nothing else of ours)
+        # alive until the consumer calls the deleter, so its death is the
+        # consumer's release.
+        view = data.view()
+        capsule = view.__dlpack__(max_version=max_version, copy=copy)
+        if on_release is not None:
+            weakref.finalize(view, on_release).atexit = False
+        return capsule
+
+    def import_dlpack(self, capsule: Any, dl_device: tuple[int, int]) -> np.ndarray:
+        try:
+            producer: Any = _CapsuleProducer(capsule, dl_device)
+            return np.from_dlpack(producer)
+        except RuntimeError as error:  # NumPy's word for an unsupported dtype
+            raise BufferError(f"NumPy cannot import this DLPack tensor: {error}") from None
+
+    def address_range(self, data: np.ndarray) -> tuple[int, int]:
+        low, high = np.lib.array_utils.byte_bounds(data)
+        return int(low), int(high)
+
+    def index_update(self, target: np.ndarray, index: Any, values: Any, op: str) -> None:
+        if op == "set":
+            target[index] = values
+        else:
+            _UNBUFFERED[op].at(target, index, values)
 
 
 NUMPY_BACKEND = NumpyBackend()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from .. import _cow
+from .. import _cow, _dlpack
 from .._array import Array, lazy_clone, new_array, wrap
 from .._devices import CPU, Device, as_device
 from .._dtypes import (
@@ -171,11 +171,15 @@ def _from_backend_array(data: Any, dtype: Any, device: Device, copy: bool | None
 
 
 def _foreign(data: Any, device: Device) -> Array:
-    backend = device.backend
-    buf = _cow.Buffer(backend.memory_owner(data), backend.owner_nbytes(data), foreign=True)
-    array = new_array(data, buf, device)
-    _cow.notify("import", array, buf, data.nbytes)
-    return array
+    # asarray(..., copy=False) of memory cowarray does not own: the same rules
+    # as from_dlpack, so a second alias of an exposed or foreign buffer is refused.
+    if _dlpack.REGIONS.overlaps(device.backend, data):
+        raise ValueError(
+            "asarray(..., copy=False): this memory lies inside a cowarray buffer (exported "
+            "or imported already); a second zero-copy alias would let one cowarray value "
+            "change another, so it must be copied (use copy=None)"
+        )
+    return _dlpack.import_foreign(data, device)
 
 
 def _fill_dtype(fill_value: object, dtype: Any) -> Any:

@@ -521,3 +521,24 @@ def test_import_cowarray_imports_neither_cupy_nor_torch() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_importing_the_same_numpy_memory_twice_never_gives_two_aliases() -> None:
+    source = np.arange(4.0)
+    first = ca.asarray(source, copy=False)
+    with pytest.raises(ValueError, match="second zero-copy alias"):
+        ca.asarray(source, copy=False)
+    second = ca.from_dlpack(source)  # copy=None: a copy, not a second alias
+    second[0] = -1.0
+    assert to_numpy(first)[0] == 0.0
+    exported = ca.arange(3.0)
+    consumer = np.from_dlpack(exported)
+    with pytest.raises(ValueError, match="second zero-copy alias"):
+        ca.asarray(consumer, copy=False)
+
+
+def test_empty_list_index_selects_nothing() -> None:
+    x = ca.arange(5.0)
+    assert x[[]].shape == (0,)
+    x[[]] = 1.0
+    assert_equal_to_model(x, np.arange(5.0))

@@ -1,0 +1,584 @@
+"""Functional updates: ``x.at[index].set(values)`` and friends (DESIGN.md rule 6).
+
+``x.at[index]`` is a tiny object holding ``x`` and the index; each of its
+methods returns a new Array and leaves ``x`` unchanged. The result starts as a
+lazy clone of ``x`` and is written through :func:`cowarray._cow.write`, so an
+update costs at most one materialization of the region ``x`` views, and none
+when ``x`` is about to die (see :mod:`cowarray._last_use`).
+
+Out-of-bounds handling (``mode=``) is resolved here, into a plain index the
+backend understands: ``"raise"`` passes the index through (the backend checks
+every index before writing anything), ``"clip"`` clamps integer indices,
+``"drop"`` filters out-of-bounds entries from integer indices and the values
+that go with them, and ``"fill"`` makes :meth:`_At.get` return ``fill_value``
+where an index is out of bounds.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, Final
+
+from . import _cow, _last_use
+from ._array import Array, _check_same_kind, lazy_clone, new_array, wrap
+from ._dtypes import DEFAULT_INDEX, check_scalar, normalize_scalar
+from ._indices import drop_out_of_bounds, is_array, resolve
+from ._last_use import REBOUND
+from ._ops._checks import check_dtypes
+
+__all__ = ["AtIndexer"]
+
+_MODES: Final = ("raise", "clip", "drop", "fill")
+# method name -> (the backend's element-wise name, the dtype category to check)
+_COMBINE: Final = {
+    "set": ("set", ""),
+    "add": ("add", "add"),
+    "subtract": ("subtract", "subtract"),
+    "multiply": ("multiply", "multiply"),
+    "divide": ("divide", "divide"),
+    "power": ("pow", "pow"),
+    "min": ("minimum", "min"),
+    "max": ("maximum", "max"),
+}
+
+
+class AtIndexer:
+    """What ``x.at`` returns: index it to choose where to update."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array: Array) -> None:
+        self.array = array
+
+    def __getitem__(self, index: Any) -> _At:
+        return _At(self.array, index)
+
+    def __repr__(self) -> str:
+        return "<cowarray .at indexer; use x.at[index].set(values) and friends>"
+
+
+class _At:
+    """``x.at[index]``: functional updates of ``x`` at ``index``, JAX style.
+
+    Every method returns a new Array and leaves ``x`` unchanged. Duplicate
+    indices accumulate for every method but :meth:`set` and :meth:`get`, as
+    NumPy's ``np.add.at`` does. Values are cast to ``x.dtype`` under the
+    standard's same-kind rule (a float into an integer array raises TypeError).
+
+    ``mode`` says what an out-of-bounds integer index does: ``"raise"`` (the
+    default; IndexError naming the index. JAX has no such mode and silently
+    drops such updates), ``"clip"`` (clamp it into range), ``"drop"`` (skip
+    it), or ``"fill"`` (:meth:`get` returns ``fill_value`` there; for updates
+    it means ``"drop"``). ``indices_are_sorted`` and ``unique_indices`` are
+    accepted for JAX compatibility: they are hints, the result is the same
+    either way.
+    """
+
+    __slots__ = ("array", "index")
+
+    def __init__(self, array: Array, index: Any) -> None:
+        self.array = array
+        self.index = index
+
+    def __repr__(self) -> str:
+        return f"<cowarray .at[{self.index!r}] of an array of shape {self.array.shape}>"
+
+    def get(
+        self,
+        *,
+        mode: str | None = None,
+        fill_value: Any = None,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+    ) -> Array:
+        """``x[index]``, with a choice of what an out-of-bounds index does.
+
+        Parameters
+        ----------
+        mode : {"raise", "clip", "fill", "drop"}, optional
+            ``"raise"`` (default) raises IndexError; ``"clip"`` clamps the
+            index into range; ``"fill"`` returns ``fill_value`` for
+            out-of-bounds positions (``"drop"`` does the same with the
+            default fill value).
+        fill_value : scalar, optional
+            Only with ``mode="fill"``. Default: NaN for floating dtypes, the
+            smallest value for signed integers, the largest for unsigned
+            integers, True for bool (as JAX).
+        indices_are_sorted, unique_indices : bool
+            Hints, accepted for JAX compatibility.
+
+        Returns
+        -------
+        Array
+            A new array (a lazy view for basic indices).
+
+        Examples
+        --------
+        >>> import cowarray as ca
+        >>> x = ca.asarray([1.0, 2.0, 3.0])
+        >>> x.at[ca.asarray([0, 5])].get(mode="fill", fill_value=-1.0)
+        cowarray.Array([ 1., -1.], dtype=float64)
+        >>> x.at[7].get(mode="clip")
+        cowarray.Array(3., dtype=float64)
+        """
+        _check_hints(indices_are_sorted, unique_indices)
+        return _get(self.array, self.index, _check_mode(mode, "get"), fill_value)
+
+    def set(
+        self,
+        values: Any,
+        *,
+        mode: str | None = None,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+    ) -> Array:
+        """A copy of ``x`` with ``x[index] = values``.
+
+        With duplicate indices the last value written wins (as NumPy
+        assignment); every other method accumulates duplicates instead.
+
+        Parameters
+        ----------
+        values : Array or scalar
+            Broadcast to the shape of ``x[index]``; cast to ``x.dtype`` under
+            the same-kind rule.
+        mode : {"raise", "clip", "drop", "fill"}, optional
+            What an out-of-bounds index does (see the class docstring).
+        indices_are_sorted, unique_indices : bool
+            Hints, accepted for JAX compatibility.
+
+        Returns
+        -------
+        Array
+            A new array; ``x`` is unchanged.
+
+        Examples
+        --------
+        >>> import cowarray as ca
+        >>> x = ca.zeros(4)
+        >>> y = x.at[1].set(5.0)
+        >>> y
+        cowarray.Array([0., 5., 0., 0.], dtype=float64)
+        >>> x
+        cowarray.Array([0., 0., 0., 0.], dtype=float64)
+        >>> x.at[ca.asarray([0, 0])].set(ca.asarray([1.0, 2.0]))
+        cowarray.Array([2., 0., 0., 0.], dtype=float64)
+        """
+        _check_hints(indices_are_sorted, unique_indices)
+        return _update(self, "set", values, mode)
+
+    def add(
+        self,
+        values: Any,
+        *,
+        mode: str | None = None,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+    ) -> Array:
+        """A copy of ``x`` with ``values`` added at ``index`` (duplicates accumulate).
+
+        Parameters and modes as :meth:`set`.
+
+        Examples
+        --------
+        >>> import cowarray as ca
+        >>> ca.zeros(3).at[ca.asarray([0, 0, 2])].add(1.0)
+        cowarray.Array([2., 0., 1.], dtype=float64)
+        """
+        _check_hints(indices_are_sorted, unique_indices)
+        return _update(self, "add", values, mode)
+
+    def subtract(
+        self,
+        values: Any,
+        *,
+        mode: str | None = None,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+    ) -> Array:
+        """A copy of ``x`` with ``values`` subtracted at ``index`` (duplicates accumulate).
+
+        Examples
+        --------
+        >>> import cowarray as ca
+        >>> ca.zeros(3).at[ca.asarray([1, 1])].subtract(2.0)
+        cowarray.Array([ 0., -4.,  0.], dtype=float64)
+        """
+        _check_hints(indices_are_sorted, unique_indices)
+        return _update(self, "subtract", values, mode)
+
+    def multiply(
+        self,
+        values: Any,
+        *,
+        mode: str | None = None,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+    ) -> Array:
+        """A copy of ``x`` multiplied by ``values`` at ``index`` (duplicates accumulate).
+
+        Examples
+        --------
+        >>> import cowarray as ca
+        >>> ca.ones(3).at[ca.asarray([2, 2])].multiply(3.0)
+        cowarray.Array([1., 1., 9.], dtype=float64)
+        """
+        _check_hints(indices_are_sorted, unique_indices)
+        return _update(self, "multiply", values, mode)
+
+    def divide(
+        self,
+        values: Any,
+        *,
+        mode: str | None = None,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+    ) -> Array:
+        """A copy of ``x`` divided by ``values`` at ``index`` (duplicates accumulate).
+
+        Only floating-point arrays: an integer array would need a floating
+        result, so it raises TypeError.
+
+        Examples
+        --------
+        >>> import cowarray as ca
+        >>> ca.ones(3).at[ca.asarray([0, 0])].divide(2.0)
+        cowarray.Array([0.25, 1.  , 1.  ], dtype=float64)
+        """
+        _check_hints(indices_are_sorted, unique_indices)
+        return _update(self, "divide", values, mode)
+
+    def power(
+        self,
+        values: Any,
+        *,
+        mode: str | None = None,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+    ) -> Array:
+        """A copy of ``x`` raised to ``values`` at ``index`` (duplicates accumulate).
+
+        Examples
+        --------
+        >>> import cowarray as ca
+        >>> ca.full(3, 2.0).at[ca.asarray([1, 1])].power(2.0)
+        cowarray.Array([ 2., 16.,  2.], dtype=float64)
+        """
+        _check_hints(indices_are_sorted, unique_indices)
+        return _update(self, "power", values, mode)
+
+    def min(
+        self,
+        values: Any,
+        *,
+        mode: str | None = None,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+    ) -> Array:
+        """A copy of ``x`` with ``minimum(x[index], values)`` at ``index``.
+
+        Examples
+        --------
+        >>> import cowarray as ca
+        >>> ca.asarray([5, 5, 5]).at[ca.asarray([0, 0])].min(ca.asarray([3, 4]))
+        cowarray.Array([3, 5, 5], dtype=int64)
+        """
+        _check_hints(indices_are_sorted, unique_indices)
+        return _update(self, "min", values, mode)
+
+    def max(
+        self,
+        values: Any,
+        *,
+        mode: str | None = None,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+    ) -> Array:
+        """A copy of ``x`` with ``maximum(x[index], values)`` at ``index``.
+
+        Examples
+        --------
+        >>> import cowarray as ca
+        >>> ca.asarray([5, 5, 5]).at[ca.asarray([2, 2])].max(ca.asarray([7, 9]))
+        cowarray.Array([5, 5, 9], dtype=int64)
+        """
+        _check_hints(indices_are_sorted, unique_indices)
+        return _update(self, "max", values, mode)
+
+    def apply(
+        self,
+        ufunc_like: Callable[[Array], Array],
+        *,
+        mode: str | None = None,
+        indices_are_sorted: bool = False,
+        unique_indices: bool = False,
+    ) -> Array:
+        """A copy of ``x`` with ``ufunc_like`` applied element-wise at ``index``.
+
+        A duplicated index gets the function applied once per occurrence
+        (as NumPy's ``np.negative.at``).
+
+        Parameters
+        ----------
+        ufunc_like : callable
+            An element-wise function of one Array, such as ``cowarray.sin``;
+            its result must keep the shape and cast to ``x.dtype`` under the
+            same-kind rule.
+
+        Examples
+        --------
+        >>> import cowarray as ca
+        >>> ca.asarray([1.0, 4.0, 9.0]).at[1:].apply(ca.sqrt)
+        cowarray.Array([1., 2., 3.], dtype=float64)
+        >>> ca.asarray([2.0, 3.0]).at[ca.asarray([0, 0])].apply(lambda v: v * v)
+        cowarray.Array([16.,  3.], dtype=float64)
+        """
+        _check_hints(indices_are_sorted, unique_indices)
+        if not callable(ufunc_like):
+            raise TypeError(
+                f"x.at[...].apply: ufunc_like must be callable, got {type(ufunc_like).__name__}"
+            )
+        return _update(self, "apply", ufunc_like, mode)
+
+
+# -- arguments --------------------------------------------------------------
+
+
+def _check_mode(mode: object, method: str) -> str:
+    if mode is None:
+        return "raise"
+    if mode not in _MODES:
+        raise ValueError(
+            f"x.at[...].{method}: mode={mode!r} is not one of 'raise', 'clip', 'drop', 'fill'"
+        )
+    return str(mode)
+
+
+def _check_hints(indices_are_sorted: object, unique_indices: object) -> None:
+    for name, value in (
+        ("indices_are_sorted", indices_are_sorted),
+        ("unique_indices", unique_indices),
+    ):
+        if type(value) is not bool:
+            raise TypeError(f"{name} must be a bool, got {type(value).__name__}")
+
+
+def _cast_values(x: Array, values: Any, method: str) -> Any:
+    """``values`` as a backend array or scalar of ``x.dtype`` (same-kind cast)."""
+    backend = x._device.backend
+    dtype = x._data.dtype
+    if type(values) is Array:
+        if values._device is not x._device:
+            raise ValueError(
+                f"x.at[...].{method}: values live on {values._device}, x on {x._device}"
+            )
+        data = values._data
+        if data.dtype is not dtype:
+            _check_same_kind(data.dtype, dtype)
+            data = data.astype(dtype)
+        return data
+    if isinstance(values, (list, tuple)) or hasattr(values, "__array_interface__"):
+        data = backend.asarray(values)
+        if data.size and data.dtype != dtype:
+            _check_same_kind(data.dtype, dtype)
+        return data.astype(dtype)
+    scalar = normalize_scalar(values)
+    check_scalar(dtype, scalar)
+    try:
+        return backend.asarray(scalar, dtype=dtype)
+    except OverflowError:
+        raise TypeError(
+            f"x.at[...].{method}: the value {scalar!r} does not fit in {dtype}"
+        ) from None
+
+
+# -- the operations ---------------------------------------------------------
+
+
+def _default_fill(x: Array) -> Any:
+    dtype = x._data.dtype
+    xp = x._device.backend.xp
+    if dtype.kind in "fc":
+        return float("nan")
+    if dtype.kind == "i":
+        return int(xp.iinfo(dtype).min)
+    if dtype.kind == "u":
+        return int(xp.iinfo(dtype).max)
+    return True
+
+
+def _get(x: Array, key: Any, mode: str, fill_value: Any) -> Array:
+    if fill_value is not None and mode != "fill":
+        raise ValueError(f"x.at[...].get: fill_value needs mode='fill', got mode={mode!r}")
+    fill = _default_fill(x) if fill_value is None else _cast_values(x, fill_value, "get")
+    resolved = resolve(x, key, mode, "get")
+    backend = x._device.backend
+    try:
+        region = x._data[resolved.index]
+    except IndexError as error:
+        if resolved.valid is None:
+            raise IndexError(f"x.at[...].get: {error}") from None
+        region = None  # an index into an empty axis: everything is filled below
+    if resolved.valid is None:
+        return wrap(region, x._device, (x,))
+    if resolved.valid is False or not backend.xp.any(resolved.valid):
+        filled = backend.xp.full(resolved.shape, fill, dtype=x._data.dtype)
+        return new_array(filled, None, x._device)
+    # Advanced indices: ``region`` is a fresh array nobody else holds.
+    where = (slice(None),) * resolved.position + (~resolved.valid,)
+    region[where] = fill
+    return new_array(region, None, x._device)
+
+
+def _update(at: _At, method: str, values: Any, mode: object) -> Array:
+    """The new array for ``at.array`` updated at ``at.index`` by ``method``."""
+    x = at.array
+    if type(x) is not Array:
+        raise TypeError(f"x.at[...] needs a cowarray Array, got {type(x).__name__}")
+    checked = _check_mode(mode, method)
+    dtype = x._data.dtype
+    if method == "divide" and dtype.kind in "biu":
+        raise TypeError(
+            f"x.at[...].divide on a {dtype} array would need floating-point results; "
+            "convert x with astype first or use floor division"
+        )
+    if method != "apply":
+        name, category = _COMBINE[method]
+        if category:
+            check_dtypes(category, dtype)
+        operand = _cast_values(x, values, method)
+        if method == "power" and dtype.kind in "iu" and x._device.backend.xp.any(operand < 0):
+            raise ValueError("x.at[...].power: integers to negative integer powers are not defined")
+    key = at.index
+    if checked == "raise" and (type(key) is int or type(key) is slice):
+        index = key  # the common case needs no resolution
+        valid = None
+    else:
+        resolved = resolve(x, key, checked, method)
+        index, valid = resolved.index, resolved.valid
+        if valid is False:
+            return lazy_clone(x)  # every update is out of bounds and dropped
+    if method == "apply":
+        if valid is not None:
+            index, _ = drop_out_of_bounds(x, resolved, None, method)
+        name = "set"
+        index, operand = _apply_values(x, index, values)
+    elif valid is not None:
+        index, operand = drop_out_of_bounds(x, resolved, operand, method)
+    write = functools.partial(x._device.backend.index_update, op=name)
+    # Nothing may bind ``at`` or ``x`` to a new local before this check.
+    last = _last_use.last_use(at)
+    result = _last_use.take_over(at) if last else None
+    if result is None:
+        return _write(lazy_clone(x), write, index, operand, method)
+    # ``x`` is written in place. If the caller's name still holds it (REBOUND),
+    # an exception before the caller's assignment must leave it unchanged.
+    return _write(result, write, index, operand, method, save=last == REBOUND)
+
+
+def _write(
+    result: Array,
+    write: Callable[..., Any],
+    index: Any,
+    operand: Any,
+    method: str,
+    *,
+    save: bool = False,
+) -> Array:
+    """Write through the core; with ``save``, undo the write if anything raises."""
+    saved = None
+    try:
+        if save:
+            saved = result._device.backend.copy(result._data[index])
+        _cow.write(result, write, index, operand)
+    except BaseException as error:
+        if saved is not None:
+            result._data[index] = saved
+        if isinstance(error, IndexError):
+            raise IndexError(f"x.at[...].{method}: {error}") from None
+        if isinstance(error, ValueError):
+            raise ValueError(f"x.at[...].{method}: {error}") from None
+        raise
+    return result
+
+
+def _apply_values(x: Array, index: Any, function: Callable[[Array], Array]) -> tuple[Any, Any]:
+    """The index and values that ``function`` gives there, for a plain assignment.
+
+    A position listed ``k`` times gets the function applied ``k`` times; the
+    returned index then lists each position once.
+    """
+    xp = x._device.backend.xp
+    region = x._data[index]
+    if not _has_integer_arrays(index):
+        return index, _applied(x, function, wrap(region, x._device, (x,)))
+    flat = xp.reshape(_flat_positions(x, index), (-1,))
+    unique = xp.unique_all(flat)
+    current = xp.reshape(region, (-1,))[unique.indices]
+    counts = unique.counts
+    rounds = int(xp.max(counts)) if counts.size else 0
+    for done in range(rounds):
+        chosen = counts > done
+        current[chosen] = _applied(x, function, new_array(current[chosen], None, x._device))
+    return _unravel(x, unique.values), current
+
+
+def _applied(x: Array, function: Callable[[Array], Array], argument: Array) -> Any:
+    result = function(argument)
+    if type(result) is not Array:
+        raise TypeError(
+            f"x.at[...].apply: the function must return a cowarray Array, "
+            f"got {type(result).__name__}"
+        )
+    if result.shape != argument.shape:
+        raise ValueError(
+            f"x.at[...].apply: the function changed the shape {argument.shape} to "
+            f"{result.shape}; it must work element-wise"
+        )
+    return _cast_values(x, result, "apply")
+
+
+def _has_integer_arrays(index: Any) -> bool:
+    parts = index if type(index) is tuple else (index,)
+    return any(is_array(p) and p.dtype.kind in "iu" and p.ndim > 0 for p in parts)
+
+
+def _flat_positions(x: Array, index: Any) -> Any:
+    """For each element of ``x[index]``, its position in ``x`` as one integer."""
+    xp = x._device.backend.xp
+    shape = x._data.shape
+    flat: Any = 0
+    stride = 1
+    for axis in reversed(range(len(shape))):
+        line_shape = tuple(n if i == axis else 1 for i, n in enumerate(shape))
+        line = xp.reshape(xp.arange(shape[axis], dtype=DEFAULT_INDEX), line_shape)
+        # A zero-stride view of x's shape: indexing it costs only the result.
+        flat = flat + xp.broadcast_to(line, shape)[index] * stride
+        stride *= shape[axis]
+    return flat
+
+
+def _unravel(x: Array, flat: Any) -> tuple[Any, ...]:
+    shape = x._data.shape
+    coordinates = []
+    stride = 1
+    for n in reversed(shape):
+        coordinates.append((flat // stride) % n)
+        stride *= n
+    return tuple(reversed(coordinates))
+
+
+def _calibration_update() -> None:
+    # A fresh array held by nothing but the update: what last_use must see.
+    # (Built without the ``at`` property, which _array binds after this import.)
+    _At(_fresh(), 0).set(0)
+
+
+def _fresh() -> Array:
+    from ._devices import CPU
+
+    return new_array(CPU.backend.asarray([0]), None, CPU)
+
+
+_last_use.calibrate(_calibration_update)

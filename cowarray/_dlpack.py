@@ -1,0 +1,462 @@
+"""DLPack: the aliasing boundary (DESIGN.md rule 5), export and import policy.
+
+Consumers may write through what they import (torch ignores DLPack's
+read-only flag), so memory that crosses the boundary is never shared lazily:
+
+* **Export** (:meth:`Array.__dlpack__`). ``copy=None``: the array first gets
+  memory no other holder sees (:func:`cowarray._cow.make_private` copies only
+  if it is shared, read-only or a broadcast view), then its buffer is
+  *exposed* until the consumer releases the capsule's memory. The backend
+  exports a private view and tells us when that view dies, which is exactly
+  when the consumer calls the capsule's deleter (or when the capsule dies
+  unconsumed). ``copy=True`` exports a fresh copy (DLPack's IS_COPIED flag in
+  versioned capsules); so does ``copy=None`` for a layout consumers refuse
+  (negative strides). ``copy=False`` raises BufferError if a copy is needed.
+* **Import** (:func:`from_dlpack`). Zero-copy; the buffer is *foreign* (its
+  producer may write it). ``copy=True`` gives an independent value.
+* **No second alias.** Two cowarray arrays never alias each other. Memory
+  given out or taken in through DLPack is entered, by address range, in a
+  registry of *boundary regions* for as long as it is exposed or foreign. An
+  import whose bytes overlap a registered region (``from_torch(to_torch(x))``,
+  a torch view of it, the same tensor imported twice) is copied instead.
+  An Array passed to :func:`from_dlpack` itself, or a NumPy view made by
+  ``np.asarray(x)``, never crosses the boundary: it gives a lazy clone.
+
+Events for :mod:`cowarray.debug` observers (``nbytes`` is the bytes handed
+over): ``"export"`` with the exposed buffer, or with None for a copy;
+``"exposure_end"`` when a consumer releases; ``"import"`` with the foreign
+buffer, or with None for a copy.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import threading
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final, TypeGuard
+
+from . import _cow
+from ._array import Array, lazy_clone, new_array
+from ._devices import CPU, Device, as_device
+
+if TYPE_CHECKING:
+    from ._backends.base import Backend
+
+__all__ = ["export", "from_dlpack"]
+
+#: DLPack device types whose memory the host can read (CPU, CUDA/ROCm pinned host).
+_HOST_DEVICE_TYPES: Final = frozenset({1, 3, 11})
+_DL_CUDA: Final = 2
+_MAX_VERSION: Final = (1, 0)
+
+
+# -- argument checks -----------------------------------------------------------
+
+
+def _check_copy(copy: object, function: str) -> None:
+    if copy is not None and type(copy) is not bool:
+        raise TypeError(f"{function}: copy must be True, False or None, got {copy!r}")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_pair_of_ints(value: object) -> TypeGuard[tuple[int, int]]:
+    return isinstance(value, tuple) and len(value) == 2 and all(map(_is_int, value))
+
+
+def _check_max_version(max_version: object) -> tuple[int, int] | None:
+    if max_version is None:
+        return None
+    if max_version == _MAX_VERSION:  # what consumers pass: the fast path
+        return _MAX_VERSION
+    if not _is_pair_of_ints(max_version):
+        raise TypeError(
+            f"__dlpack__: max_version must be None or a (major, minor) tuple of ints, "
+            f"got {max_version!r}"
+        )
+    return int(max_version[0]), int(max_version[1])
+
+
+def _check_dl_device(dl_device: object, name: str) -> tuple[int, int] | None:
+    if dl_device is None:
+        return None
+    if not _is_pair_of_ints(dl_device):
+        raise TypeError(
+            f"{name} must be a (device type, device index) tuple of ints, got {dl_device!r}"
+        )
+    return int(dl_device[0]), int(dl_device[1])
+
+
+# -- boundary regions: memory that something outside cowarray may alias --------
+
+
+class _Regions:
+    """Address ranges of exposed and foreign buffers, keyed by their record.
+
+    Entries hold their record weakly (a record's holders are counted by
+    reference count): an entry disappears when its record dies, or when the
+    last consumer of a non-foreign buffer releases it.
+    """
+
+    def __init__(self) -> None:
+        # id(record) -> (weak ref to record, DLPack device, first, past-the-end)
+        self._entries: dict[int, tuple[weakref.ref[_cow.Buffer], tuple[int, int], int, int]] = {}
+        # Re-entrant: a release can run from a deallocation inside a locked block.
+        self.lock = threading.RLock()
+
+    def add(self, buf: _cow.Buffer, backend: Backend, data: Any) -> None:
+        first, end = backend.address_range(data)
+        if first == end:
+            return  # no bytes: nothing can alias it
+        key = id(buf)
+        with self.lock:
+            if key in self._entries:
+                return
+            reference = weakref.ref(buf, functools.partial(self._forget, key))
+            self._entries[key] = (reference, backend.dlpack_device(data), first, end)
+
+    def _forget(self, key: int, _: object = None) -> None:
+        with self.lock:
+            self._entries.pop(key, None)
+
+    def discard(self, buf: _cow.Buffer) -> None:
+        self._forget(id(buf))
+
+    def overlaps(self, backend: Backend, data: Any) -> bool:
+        first, end = backend.address_range(data)
+        if first == end or not self._entries:
+            return False
+        device = backend.dlpack_device(data)
+        with self.lock:
+            entries = list(self._entries.values())
+        return any(
+            where == device and first < stop and start < end and reference() is not None
+            for reference, where, start, stop in entries
+        )
+
+
+REGIONS: Final = _Regions()
+
+
+# -- export ----------------------------------------------------------------------
+
+
+def export(x: Array, *, stream: Any, max_version: object, dl_device: object, copy: object) -> Any:
+    """The policy behind :meth:`Array.__dlpack__` (see the module docstring)."""
+    _check_copy(copy, "__dlpack__")
+    version = _check_max_version(max_version)
+    device = _check_dl_device(dl_device, "__dlpack__: dl_device")
+    backend = x._device.backend
+    _check_target(backend.dlpack_device(x._data), stream, device)
+    if copy is None and backend.dlpack_export_problem(x._data) is not None:
+        copy = True  # a layout consumers refuse: hand over a compact copy
+    if copy:
+        capsule = backend.export_dlpack(
+            x._data,
+            stream=stream,
+            max_version=version,
+            dl_device=device,
+            copy=True,
+            on_release=None,
+        )
+        _cow.notify("export", x, None, int(x._data.nbytes))
+        return capsule
+    if copy is False:
+        reason = _why_a_copy_is_needed(x)
+        if reason is not None:
+            raise BufferError(
+                f"__dlpack__(copy=False) cannot export this array without copying: {reason}; "
+                "use copy=None (copy only if needed) or copy=True"
+            )
+    else:
+        _cow.make_private(x)
+    return _expose(x, stream, version, device)
+
+
+def _check_target(own: tuple[int, int], stream: Any, dl_device: tuple[int, int] | None) -> None:
+    # Checked before anything happens, so a refusal changes nothing.
+    if dl_device is not None and dl_device != own:
+        raise BufferError(
+            f"__dlpack__: cannot export to dl_device={dl_device}: this array is on DLPack "
+            f"device {own}, and cowarray exports memory where it lies"
+        )
+    if own[0] in _HOST_DEVICE_TYPES and stream is not None:
+        raise ValueError(
+            f"__dlpack__: stream must be None for arrays in host memory (nothing to "
+            f"synchronize), got {stream!r}"
+        )
+
+
+def _why_a_copy_is_needed(x: Array) -> str | None:
+    backend = x._device.backend
+    problem = backend.dlpack_export_problem(x._data)
+    if problem is not None:
+        return problem
+    others = _cow.holder_count(x) - 1
+    if others:
+        return (
+            f"its buffer has {others} other holder(s) (lazy clones, views or NumPy exports) "
+            "that must not see a consumer's writes"
+        )
+    if backend.must_copy_before_write(x._data):
+        return "its memory cannot be written in place (read-only, or a broadcast view)"
+    return None
+
+
+def _expose(
+    x: Array, stream: Any, version: tuple[int, int] | None, device: tuple[int, int] | None
+) -> Any:
+    backend = x._device.backend
+    data = x._data
+    buf = _cow.attach(x)
+    capsule = backend.export_dlpack(
+        data,
+        stream=stream,
+        max_version=version,
+        dl_device=device,
+        copy=False,
+        on_release=_release_callback(weakref.ref(buf), int(data.nbytes)),
+    )
+    with REGIONS.lock:
+        buf.expose()
+        REGIONS.add(buf, backend, data)
+    _cow.notify("export", x, buf, int(data.nbytes))
+    return capsule
+
+
+def _release_callback(reference: weakref.ref[_cow.Buffer], nbytes: int) -> Callable[[], None]:
+    # Holds the record weakly: a strong reference would count as a holder.
+    def release() -> None:
+        buf = reference()
+        if buf is None:
+            return  # its last array is gone; no cowarray value sees this memory
+        with REGIONS.lock:
+            buf.release()
+            if not buf.exposures and not buf.foreign:
+                REGIONS.discard(buf)
+        _cow.notify("exposure_end", None, buf, nbytes)
+
+    return release
+
+
+# -- import ----------------------------------------------------------------------
+
+
+def from_dlpack(
+    x: object, /, *, device: Device | str | None = None, copy: bool | None = None
+) -> Array:
+    """An Array with the data of ``x``, any object with ``__dlpack__``.
+
+    Parameters
+    ----------
+    x : object
+        A producer: a torch tensor, a NumPy array, a cowarray Array, any
+        object with ``__dlpack__`` and ``__dlpack_device__`` (or an unused
+        DLPack capsule).
+    device : Device or str, optional
+        Where to put the result; the producer's device by default. Another
+        device means a copy.
+    copy : bool, optional
+        ``None`` (default): zero-copy. The result aliases the producer in
+        both directions (its writes show through; so do the result's, unless
+        the producer is read-only, in which case the result copies before its
+        first write), and the result's lazy clones and derived arrays copy
+        eagerly so no other cowarray value sees the producer's writes.
+        Memory that already lies inside a cowarray buffer (a round trip
+        through torch, memory imported before, or ``x`` an Array) gives a
+        copy or a lazy clone, never a second alias. ``True``: an independent value. ``False``:
+        never copy; BufferError where ``None`` would copy.
+
+    Returns
+    -------
+    Array
+
+    Raises
+    ------
+    BufferError
+        The data cannot be imported (unsupported dtype or device, a capsule
+        that was already consumed), or ``copy=False`` and a copy is needed.
+    TypeError
+        ``x`` has no ``__dlpack__``, or a keyword has the wrong type.
+    ValueError
+        ``device`` differs from the producer's and ``copy=False``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import cowarray as ca
+    >>> producer = np.arange(3.0)
+    >>> x = ca.from_dlpack(producer)
+    >>> producer[0] = 10.0             # x aliases the producer
+    >>> x
+    cowarray.Array([10.,  1.,  2.], dtype=float64)
+    >>> ca.cow_info(x).state
+    'foreign'
+    >>> y = ca.from_dlpack(producer, copy=True)
+    >>> producer[1] = 20.0             # y is an independent value
+    >>> y
+    cowarray.Array([10.,  1.,  2.], dtype=float64)
+    """
+    _check_copy(copy, "from_dlpack")
+    target = None if device is None else as_device(device)
+    if type(x) is Array:
+        return _from_own_array(x, target, copy)
+    exported = _from_numpy_export(x, copy)
+    if exported is not None:
+        return _on_device(exported, target, copy)
+    source_device, producer_copied, capsule, dl_device = _negotiate(x, copy)
+    backend = source_device.backend
+    data = backend.import_dlpack(capsule, dl_device)
+    if copy and not producer_copied:  # an older producer ignored copy=True
+        array = _copied_import(data, source_device)
+    elif copy:
+        array = new_array(data, None, source_device)
+        _cow.notify("import", array, None, int(data.nbytes))
+    elif data.size == 0:  # no bytes to alias: a fresh empty array pins no producer
+        array = _copied_import(data, source_device)
+    elif REGIONS.overlaps(backend, data):
+        if copy is False:
+            raise BufferError(
+                "from_dlpack(..., copy=False): this memory lies inside a cowarray buffer "
+                "(one exported with __dlpack__/to_torch, or imported already); a second "
+                "zero-copy alias would let one cowarray value change another, so it must "
+                "be copied (use copy=None)"
+            )
+        array = _copied_import(data, source_device)
+    else:
+        array = import_foreign(data, source_device)
+    return _on_device(array, target, copy)
+
+
+def import_foreign(data: Any, device: Device) -> Array:
+    """Wrap producer memory zero-copy as a *foreign* buffer, registered so that a
+    second import of the same bytes is recognised and copied."""
+    backend = device.backend
+    # All we know of the producer's memory is the part it handed over.
+    buf = _cow.Buffer(backend.memory_owner(data), int(data.nbytes), foreign=True)
+    array = new_array(data, buf, device)
+    REGIONS.add(buf, backend, data)
+    _cow.notify("import", array, buf, int(data.nbytes))
+    return array
+
+
+def _copied_import(data: Any, device: Device) -> Array:
+    array = new_array(device.backend.copy(data), None, device)
+    _cow.notify("import", array, None, int(data.nbytes))
+    return array
+
+
+def _on_device(array: Array, target: Device | None, copy: bool | None) -> Array:
+    if target is None or target is array._device:
+        return array
+    if copy is False:
+        raise ValueError(
+            f"from_dlpack(..., device={str(target)!r}, copy=False): the data is on "
+            f"{array._device}; moving it to {target} needs a copy"
+        )
+    return array.to_device(target)
+
+
+def _from_own_array(x: Array, target: Device | None, copy: bool | None) -> Array:
+    # No capsule: within cowarray a value is passed on as a lazy clone.
+    if target is not None and target is not x._device:
+        return _on_device(x, target, copy)
+    if copy is False and _cow.state_of(x) in ("exposed", "foreign"):
+        raise BufferError(
+            f"from_dlpack(x, copy=False): x's buffer is {_cow.state_of(x)} (memory outside "
+            "cowarray may write it), so the result must be a copy; use copy=None"
+        )
+    return lazy_clone(x)
+
+
+def _from_numpy_export(x: object, copy: bool | None) -> Array | None:
+    # ``np.asarray(x)`` handed back: its memory is a cowarray buffer that the
+    # view already holds, so the result joins that buffer (a lazy clone).
+    backend = CPU.backend
+    if not isinstance(x, backend.array_type):
+        return None
+    buf = backend.exported_keepalive(x)
+    if not isinstance(buf, _cow.Buffer):
+        return None
+    if buf.shareable:
+        return new_array(x, buf, CPU)
+    if copy is False:
+        raise BufferError(
+            "from_dlpack(..., copy=False): this NumPy view shows a cowarray buffer that "
+            "memory outside cowarray may write, so the result must be a copy; use copy=None"
+        )
+    return new_array(backend.copy(x), None, CPU)
+
+
+def _negotiate(x: object, copy: bool | None) -> tuple[Device, bool, Any, tuple[int, int]]:
+    """Ask the producer for a capsule: (device, whether it copied, capsule, DLPack device)."""
+    if _is_capsule(x):
+        _check_unused(x)
+        return CPU, False, x, (1, 0)
+    method = getattr(x, "__dlpack__", None)
+    device_method = getattr(x, "__dlpack_device__", None)
+    if method is None or device_method is None:
+        raise TypeError(
+            "from_dlpack expects an object with __dlpack__ and __dlpack_device__ (a torch "
+            f"tensor, a NumPy array, a cowarray Array, ...), got {type(x).__name__}"
+        )
+    dl_device = _check_dl_device(tuple(device_method()), "the producer's __dlpack_device__()")
+    assert dl_device is not None
+    source = _device_for(dl_device)
+    attempts: list[dict[str, Any]] = [{"max_version": _MAX_VERSION}, {}]
+    if copy is not None:
+        attempts = [{**kwargs, "copy": copy} for kwargs in attempts] + [{}]
+    capsule, kwargs = _ask(method, attempts)
+    _check_unused(capsule)
+    return source, "copy" in kwargs and copy is True, capsule, dl_device
+
+
+def _ask(method: Any, attempts: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
+    """Call ``__dlpack__`` with each keyword set in turn until one is accepted."""
+    for kwargs in attempts[:-1]:
+        try:
+            return method(**kwargs), kwargs
+        except TypeError:  # an older producer: retry without the newer keywords
+            continue
+    return method(**attempts[-1]), attempts[-1]
+
+
+def _device_for(dl_device: tuple[int, int]) -> Device:
+    kind, index = dl_device
+    if kind in _HOST_DEVICE_TYPES:
+        return CPU
+    if kind == _DL_CUDA:
+        try:
+            return Device("cuda", index)
+        except ImportError as error:
+            raise BufferError(f"cannot import CUDA memory (device {index}): {error}") from None
+    raise BufferError(
+        f"cannot import from DLPack device type {kind}: cowarray reads host memory "
+        "(kDLCPU, pinned host memory) and, with CuPy, CUDA memory"
+    )
+
+
+def _is_capsule(x: object) -> bool:
+    return type(x).__name__ == "PyCapsule"
+
+
+_capsule_name = ctypes.pythonapi.PyCapsule_GetName
+_capsule_name.restype = ctypes.c_char_p
+_capsule_name.argtypes = [ctypes.py_object]
+
+
+def _check_unused(capsule: object) -> None:
+    if not _is_capsule(capsule):
+        raise TypeError(f"__dlpack__ must return a PyCapsule, got {type(capsule).__name__}")
+    name = _capsule_name(capsule) or b""
+    if name.startswith(b"used_"):
+        raise BufferError(
+            "this DLPack capsule was already consumed: a capsule can be imported only once; "
+            "ask the producer for a new one (pass the producer itself to from_dlpack)"
+        )
+    if name not in (b"dltensor", b"dltensor_versioned"):
+        raise BufferError(f"not a DLPack capsule: its name is {name.decode(errors='replace')!r}")

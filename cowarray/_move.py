@@ -1,0 +1,101 @@
+"""Ownership transfer: ``move(x)`` hands x's buffer over and retires x."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from ._array import Array, new_array
+
+__all__ = ["move"]
+
+
+class _Moved:
+    """What a moved-from array holds instead of its data and device.
+
+    Every use of the old array reaches one of these (its ``_data`` or its
+    ``_device``) and raises the same clear error, so no check is added to
+    any hot path.
+    """
+
+    __slots__ = ()
+
+    def _fail(self) -> ValueError:
+        return ValueError(
+            "this array was moved into another by cowarray.move(x) and can no longer be "
+            "used; use the array move() returned (or lazy_clone(x) before moving to keep both)"
+        )
+
+    def __getattr__(self, name: str) -> Any:
+        raise self._fail()
+
+    def __getitem__(self, key: object) -> Any:
+        raise self._fail()
+
+    def __setitem__(self, key: object, value: object) -> None:
+        raise self._fail()
+
+    def __len__(self) -> int:
+        raise self._fail()
+
+    def __iter__(self) -> Any:
+        raise self._fail()
+
+    def __bool__(self) -> bool:
+        raise self._fail()
+
+    def __array__(self, *args: object, **kwargs: object) -> Any:
+        raise self._fail()
+
+    def __repr__(self) -> str:
+        return "<moved cowarray data>"
+
+
+_MOVED: Final = _Moved()
+
+
+def move(x: Array, /) -> Array:
+    """Hand ``x``'s buffer to a new array without a copy; ``x`` becomes unusable.
+
+    The explicit ownership transfer JAX users know as buffer donation: the
+    returned array is the only holder ``x`` was, so updating it (for example
+    ``move(x).at[i].set(v)``) writes in place instead of copying. Any later
+    use of ``x`` (attributes, operators, indexing, ``np.asarray``, passing it
+    to a function) raises ValueError.
+
+    Parameters
+    ----------
+    x : Array
+        The array to move from.
+
+    Returns
+    -------
+    Array
+        An array with ``x``'s values, shape, dtype, device and sharing.
+
+    See Also
+    --------
+    lazy_clone : keep both arrays, at the cost of a copy on the first write.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> x = ca.zeros(3)
+    >>> y = ca.move(x).at[0].set(1.0)  # no copy of x's buffer
+    >>> y
+    cowarray.Array([1., 0., 0.], dtype=float64)
+    >>> x.shape  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: this array was moved into another by cowarray.move(x) and can no longer be used; ...
+    """
+    if type(x) is not Array:
+        raise TypeError(f"move expects a cowarray Array, got {type(x).__name__}")
+    if x._data is _MOVED:
+        raise _MOVED._fail()
+    result = new_array(x._data, x._buf, x._device)
+    result._fast_write = x._fast_write
+    x._data = _MOVED
+    x._device = _MOVED  # type: ignore[assignment]
+    x._buf = None
+    x._fast_write = frozenset()
+    return result

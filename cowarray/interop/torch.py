@@ -1,0 +1,166 @@
+"""torch tensors to and from cowarray Arrays, zero-copy through DLPack.
+
+torch is imported when a function here is first called, never by
+``import cowarray``. The aliasing rules are DESIGN.md rule 5: a tensor and an
+Array may share memory, but two cowarray Arrays never do.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .._array import Array
+from .._dlpack import from_dlpack
+
+if TYPE_CHECKING:
+    import torch
+
+__all__ = ["from_torch", "to_torch"]
+
+#: torch dtypes that NumPy, hence cowarray, can hold (by name; no bfloat16).
+_SHARED_DTYPES = (
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+)
+
+
+def to_torch(x: Array, /, *, copy: bool | None = None) -> torch.Tensor:
+    """A torch tensor with the values of ``x``; zero-copy unless ``copy=True``.
+
+    By default the tensor and ``x`` share memory, so a write to either shows
+    in the other (as with ``torch.from_numpy``). No other cowarray value sees
+    those writes: ``x`` first gets a buffer of its own (a copy only if it was
+    shared), and until the tensor is collected, clones and views of ``x`` are
+    eager copies.
+
+    Parameters
+    ----------
+    x : Array
+        The array to hand to torch.
+    copy : bool, optional
+        ``None`` (default): share memory (a copy only for negative strides,
+        which torch cannot represent). ``True``: the tensor gets its own
+        copy. ``False``: raise BufferError if sharing needs a copy first
+        (``x`` shares its buffer, is read-only or a broadcast view).
+
+    Returns
+    -------
+    torch.Tensor
+
+    See Also
+    --------
+    from_torch, cowarray.from_dlpack
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> from cowarray.interop.torch import to_torch
+    >>> x = ca.asarray([1.0, 2.0, 3.0])
+    >>> t = to_torch(x)
+    >>> t[0] = 10.0                      # t and x share memory
+    >>> x
+    cowarray.Array([10.,  2.,  3.], dtype=float64)
+    >>> ca.cow_info(x).state             # until t is collected
+    'exposed'
+    >>> del t
+    >>> ca.cow_info(x).state
+    'private'
+    """
+    if type(x) is not Array:
+        raise TypeError(f"to_torch expects a cowarray Array, got {type(x).__name__}")
+    if copy is not None and type(copy) is not bool:
+        raise TypeError(f"to_torch: copy must be True, False or None, got {copy!r}")
+    from torch.utils.dlpack import from_dlpack as torch_from_dlpack
+
+    return torch_from_dlpack(x, copy=copy)
+
+
+def from_torch(t: torch.Tensor, /, *, copy: bool | None = None) -> Array:
+    """An Array with the values of the torch tensor ``t``; zero-copy unless ``copy=True``.
+
+    By default the Array aliases ``t``: torch's writes show in it and its
+    writes show in ``t``, while its clones and views are eager copies, so no
+    other cowarray value sees torch's writes. A tensor whose memory already
+    belongs to a cowarray Array (``from_torch(to_torch(x))``) is copied, so
+    two Arrays never alias each other.
+
+    Parameters
+    ----------
+    t : torch.Tensor
+        A strided CPU tensor (or a CUDA tensor, with the CuPy backend) of a
+        dtype NumPy holds: bool, (u)int8-64, float16/32/64, complex64/128.
+        A lazy clone (``torch._lazy_clone``) is fine. Tensors that require
+        grad are refused by torch; pass ``t.detach()``.
+    copy : bool, optional
+        ``None`` (default): share memory when allowed. ``True``: an
+        independent value. ``False``: raise BufferError where ``None`` copies.
+
+    Returns
+    -------
+    Array
+
+    Raises
+    ------
+    TypeError
+        ``t`` is not a torch tensor, or its dtype has no NumPy counterpart
+        (bfloat16, float8, ...).
+
+    See Also
+    --------
+    to_torch, cowarray.from_dlpack
+
+    Examples
+    --------
+    >>> import torch
+    >>> import cowarray as ca
+    >>> from cowarray.interop.torch import from_torch, to_torch
+    >>> t = torch.tensor([1.0, 2.0])
+    >>> x = from_torch(t)
+    >>> t[0] = 5.0                       # x aliases t
+    >>> x
+    cowarray.Array([5., 2.], dtype=float32)
+    >>> y = from_torch(to_torch(x))      # a round trip copies: y never aliases x
+    >>> t[1] = 7.0
+    >>> x, y
+    (cowarray.Array([5., 7.], dtype=float32), cowarray.Array([5., 2.], dtype=float32))
+    """
+    import torch
+
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"from_torch expects a torch.Tensor, got {type(t).__name__}")
+    if t.dtype not in _shared_dtypes(torch):
+        raise TypeError(
+            f"from_torch: cowarray cannot hold {t.dtype} (NumPy has no such dtype); "
+            "convert first, e.g. t.to(torch.float32)"
+        )
+    if t.is_conj() or t.is_neg():
+        # values that exist only as a lazy flag on t: resolving them copies
+        if copy is False:
+            raise BufferError(
+                "from_torch(t, copy=False): t has its conjugate or negative bit set, "
+                "so its values must be copied first; use copy=None"
+            )
+        t = t.resolve_conj().resolve_neg()
+    return from_dlpack(t, copy=copy)
+
+
+_shared: frozenset[Any] = frozenset()
+
+
+def _shared_dtypes(torch: Any) -> frozenset[Any]:
+    global _shared
+    if not _shared:
+        _shared = frozenset(getattr(torch, name) for name in _SHARED_DTYPES)
+    return _shared

@@ -1,0 +1,170 @@
+"""x = x.at[i].set(v) writes in place when old x cannot be seen again, and only then.
+
+Every case compares with the value-semantics model: whatever still refers to
+the old array must keep its values; the copy counters tell whether the
+update copied.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+
+import cowarray as ca
+from cowarray import _cow, _last_use
+from cowarray._backends.numpy import NUMPY_BACKEND
+
+rebinding = pytest.mark.skipif(
+    not _last_use.enabled or sys.version_info[:2] != (3, 11) or sys.gettrace() is not None,
+    reason="x = x.at[...] in place needs CPython 3.11 (its bytecode and reference counts)",
+)
+
+
+def copies() -> int:
+    return _cow.COUNTERS.copies
+
+
+@rebinding
+def test_rebinding_the_only_name_copies_nothing() -> None:
+    x = ca.zeros(100_000)
+    _cow.COUNTERS.reset()
+    x = x.at[3].set(1.0)
+    x = x.at[ca.asarray([4, 4])].add(1.0, mode="clip")
+    x = x.at[5:7].apply(lambda v: v + 3.0)
+    assert copies() == 0
+    assert np.asarray(x)[2:8].tolist() == [0.0, 1.0, 2.0, 3.0, 3.0, 0.0]
+
+
+def test_another_name_keeps_old_x() -> None:
+    x = ca.zeros(10)
+    _cow.COUNTERS.reset()
+    y = x.at[0].set(1.0)
+    assert copies() == 1
+    assert float(x[0]) == 0.0 and float(y[0]) == 1.0
+
+
+def test_an_alias_keeps_its_values() -> None:
+    x = ca.zeros(10)
+    alias = x
+    _cow.COUNTERS.reset()
+    x = x.at[0].set(1.0)
+    assert copies() == 1
+    assert float(alias[0]) == 0.0 and float(x[0]) == 1.0
+
+
+def test_a_container_keeps_its_values() -> None:
+    x = ca.zeros(10)
+    kept = [x]
+    x = x.at[0].set(1.0)
+    assert float(kept[0][0]) == 0.0 and float(x[0]) == 1.0
+
+
+def test_a_walrus_that_saves_old_x_keeps_it() -> None:
+    x = ca.zeros(10)
+    saved: Any = None
+    x = x.at[(saved := x, x := ca.zeros(1), 0)[2]].set(1.0)
+    assert float(saved[0]) == 0.0
+
+
+def test_a_conditional_expression_keeps_value_semantics() -> None:
+    x = ca.zeros(10)
+    alias = x
+    flag = True
+    x = x.at[0].set(1.0) if flag else x
+    assert float(alias[0]) == 0.0 and float(x[0]) == 1.0
+
+
+def test_a_kept_bound_method_keeps_old_x() -> None:
+    x = ca.zeros(10)
+    method = x.at[0].set
+    x = method(1.0)
+    assert float(method.__self__.array[0]) == 0.0 and float(x[0]) == 1.0
+
+
+def test_module_level_rebinding_copies_because_other_threads_can_read_the_name() -> None:
+    namespace: dict[str, Any] = {"ca": ca, "x": ca.zeros(1000)}
+    _cow.COUNTERS.reset()
+    exec("x = x.at[1].set(2.0)\nx = x.at[1].multiply(3.0)", namespace)
+    assert copies() == 2
+    assert float(namespace["x"][1]) == 6.0
+    exec("x = ca.move(x).at[1].set(0.0)", namespace)  # the explicit hand-over
+    assert copies() == 2
+
+
+GLOBAL_X = ca.zeros(1000)
+
+
+def test_global_rebinding_copies_because_other_threads_can_read_the_name() -> None:
+    global GLOBAL_X
+    _cow.COUNTERS.reset()
+    GLOBAL_X = GLOBAL_X.at[0].add(1.0)
+    assert copies() == 1 and float(GLOBAL_X[0]) == 1.0
+
+
+def test_under_a_tracer_the_update_copies() -> None:
+    x = ca.zeros(10)
+    old = sys.gettrace()
+    sys.settrace(lambda *args: None)
+    try:
+        _cow.COUNTERS.reset()
+        x = x.at[0].set(1.0)
+    finally:
+        sys.settrace(old)
+    assert copies() == 1 and float(x[0]) == 1.0
+
+
+@rebinding
+def test_an_exception_after_the_write_leaves_x_unchanged(monkeypatch: pytest.MonkeyPatch) -> None:
+    def write_then_fail(target: Any, index: Any, values: Any, op: str) -> None:
+        target[index] = values
+        raise KeyboardInterrupt
+
+    x = ca.arange(5.0)
+    before = np.array(x, copy=True)
+    monkeypatch.setattr(NUMPY_BACKEND, "index_update", write_then_fail, raising=False)
+    with pytest.raises(KeyboardInterrupt):
+        x = x.at[ca.asarray([0, 3])].set(-1.0)
+    np.testing.assert_array_equal(np.asarray(x), before)
+
+
+@rebinding
+def test_rebinding_a_shared_buffer_copies_once_and_keeps_the_clone() -> None:
+    x = ca.zeros(1000)
+    clone = ca.lazy_clone(x)
+    _cow.COUNTERS.reset()
+    x = x.at[0].set(1.0)
+    assert (copies(), _cow.COUNTERS.bytes_copied) == (1, 8000)
+    assert float(clone[0]) == 0.0 and float(x[0]) == 1.0
+
+
+def test_a_bad_index_on_the_in_place_path_names_it_and_changes_nothing() -> None:
+    x = ca.arange(5.0)
+    before = np.array(x, copy=True)
+    with pytest.raises(IndexError, match=r"x.at\[...\].add: index 9 is out of bounds"):
+        x = x.at[ca.asarray([0, 9])].add(1.0)
+    with pytest.raises(IndexError, match=r"x.at\[...\].set: index 7 is out of bounds"):
+        x = x.at[7].set(1.0)
+    np.testing.assert_array_equal(np.asarray(x), before)
+
+
+def test_a_temporary_is_updated_in_place() -> None:
+    _cow.COUNTERS.reset()
+    y = ca.zeros(1000).at[3].set(1.0).at[ca.asarray([4, 4])].add(1.0)
+    assert copies() == 0
+    assert np.asarray(y)[3:5].tolist() == [1.0, 2.0]
+
+
+def test_class_bodies_keep_value_semantics() -> None:
+    class Namespace:
+        x = ca.zeros(4)
+        alias = x
+        x = x.at[0].set(1.0)
+
+        def method(self) -> object:
+            return super().__init__  # a __class__ cell in the class body
+
+    assert float(Namespace.alias[0]) == 0.0 and float(Namespace.x[0]) == 1.0
+    assert "__class__" not in vars(Namespace)
