@@ -93,6 +93,25 @@ def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
     ``indices`` has ``x``'s number of dimensions and broadcasts with it off
     ``axis``; typical use is with :func:`argsort`'s result.
 
+    Parameters
+    ----------
+    x : Array
+    indices : Array
+        An integer array of ``x``'s number of dimensions; negative entries
+        count from the end.
+    axis : int, default -1
+
+    Returns
+    -------
+    Array
+        A new array: the broadcast shape of ``x`` and ``indices`` off ``axis``,
+        ``indices.shape[axis]`` along it.
+
+    Raises
+    ------
+    IndexError
+        If an index is out of bounds.
+
     Examples
     --------
     >>> import cowarray as ca

@@ -120,6 +120,11 @@ def expand_dims(x: Array, /, axis: int | tuple[int, ...]) -> Array:
         Positions of the new axes in the result, in ``[-M, M)`` where ``M``
         is ``x.ndim`` plus the number of new axes; IndexError outside.
 
+    Returns
+    -------
+    Array
+        A lazy value viewing ``x``'s buffer.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -297,6 +302,17 @@ def broadcast_shapes(*shapes: tuple[int | None, ...]) -> tuple[int | None, ...]:
 def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
     """The arrays broadcast against each other (lazy values, O(1) each).
 
+    Parameters
+    ----------
+    *arrays : Array
+        Arrays on one device whose shapes broadcast together.
+
+    Returns
+    -------
+    tuple of Array
+        One array per input, each of the broadcast shape, each a lazy value
+        that views its input's buffer (a write expands it first).
+
     Examples
     --------
     >>> import cowarray as ca
@@ -321,6 +337,19 @@ def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) 
     """The arrays joined along an existing axis (flattened first if ``axis`` is None).
 
     The dtype is the standard's promotion of the inputs' dtypes.
+
+    Parameters
+    ----------
+    arrays : tuple or list of Array
+        At least one array; all on one device, of one number of dimensions,
+        with equal sizes off ``axis``.
+    axis : int or None, default 0
+        The axis to join along; ``None`` flattens every array first.
+
+    Returns
+    -------
+    Array
+        A new array.
 
     Examples
     --------
@@ -347,6 +376,18 @@ def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) 
 def stack(arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array:
     """The arrays, which must share a shape, joined along a new axis.
 
+    Parameters
+    ----------
+    arrays : tuple or list of Array
+        At least one array; all on one device and of one shape.
+    axis : int, default 0
+        The position of the new axis in the result.
+
+    Returns
+    -------
+    Array
+        A new array with one more dimension.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -368,6 +409,17 @@ def stack(arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array
 
 def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
     """``x`` split along ``axis`` into a tuple of arrays (lazy values, O(1) each).
+
+    Parameters
+    ----------
+    x : Array
+        An array with at least one dimension.
+    axis : int, default 0
+
+    Returns
+    -------
+    tuple of Array
+        ``x.shape[axis]`` lazy values, each viewing ``x``'s buffer.
 
     Examples
     --------
@@ -395,6 +447,17 @@ def moveaxis(
     x: Array, source: int | tuple[int, ...], destination: int | tuple[int, ...], /
 ) -> Array:
     """``x`` with axes ``source`` moved to positions ``destination`` (a lazy value).
+
+    Parameters
+    ----------
+    x : Array
+    source, destination : int or tuple of int
+        The axes to move and their new positions (as many of each).
+
+    Returns
+    -------
+    Array
+        A lazy value viewing ``x``'s buffer.
 
     Examples
     --------
@@ -424,6 +487,11 @@ def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Arr
         A non-negative int, or a 1-D integer array of shape ``(1,)`` or the
         length of the repeated axis.
     axis : int, optional
+
+    Returns
+    -------
+    Array
+        A new array of ``x``'s dtype.
 
     Examples
     --------
@@ -461,6 +529,20 @@ def roll(
 ) -> Array:
     """``x`` with elements shifted by ``shift`` along ``axis`` (flattened if None), wrapping.
 
+    Parameters
+    ----------
+    x : Array
+    shift : int or tuple of int
+        How far to shift; one per axis in ``axis``, or one for all of them.
+    axis : int, tuple of int or None
+        The axes to roll; ``None`` rolls the flattened array and restores the
+        shape.
+
+    Returns
+    -------
+    Array
+        A new array of ``x``'s shape and dtype.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -484,6 +566,17 @@ def roll(
 
 def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
     """``x`` repeated ``repetitions[i]`` times along each axis ``i``.
+
+    Parameters
+    ----------
+    x : Array
+    repetitions : tuple of int
+        Repetitions per axis, aligned from the last axis (missing ones are 1).
+
+    Returns
+    -------
+    Array
+        A new array; all repetitions 1 gives a lazy clone of ``x``.
 
     Examples
     --------

@@ -33,6 +33,20 @@ def _arg_extremum(name: str, x: Array, axis: int | None, keepdims: bool) -> Arra
 def argmax(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
     """The index of the first largest element (over the flattened array by default).
 
+    Parameters
+    ----------
+    x : Array
+        A real-valued array, not empty along the reduced axis.
+    axis : int, optional
+        ``None`` searches the flattened array.
+    keepdims : bool, default False
+        Keep the reduced axis with length one.
+
+    Returns
+    -------
+    Array
+        ``int64`` indices.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -44,6 +58,20 @@ def argmax(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> A
 
 def argmin(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
     """The index of the first smallest element (over the flattened array by default).
+
+    Parameters
+    ----------
+    x : Array
+        A real-valued array, not empty along the reduced axis.
+    axis : int, optional
+        ``None`` searches the flattened array.
+    keepdims : bool, default False
+        Keep the reduced axis with length one.
+
+    Returns
+    -------
+    Array
+        ``int64`` indices.
 
     Examples
     --------
@@ -58,6 +86,18 @@ def count_nonzero(
     x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False
 ) -> Array:
     """The number of non-zero elements over ``axis`` (default index dtype, int64).
+
+    Parameters
+    ----------
+    x : Array
+    axis : int, tuple of int or None
+        The axes to count over (all by default).
+    keepdims : bool, default False
+
+    Returns
+    -------
+    Array
+        ``int64`` counts (NaN counts as non-zero).
 
     Examples
     --------
@@ -76,6 +116,16 @@ def count_nonzero(
 
 def nonzero(x: Array, /) -> tuple[Array, ...]:
     """The indices of the non-zero elements, one array per dimension, row-major.
+
+    Parameters
+    ----------
+    x : Array
+        An array with at least one dimension.
+
+    Returns
+    -------
+    tuple of Array
+        ``x.ndim`` arrays of ``int64`` indices, in row-major order.
 
     Examples
     --------
@@ -110,6 +160,11 @@ def searchsorted(
         For values equal to an element of ``x1``: before it or after it.
     sorter : Array, optional
         Integer indices that sort ``x1`` ascending.
+
+    Returns
+    -------
+    Array
+        ``int64`` positions of ``x2``'s shape (0-d for a scalar).
 
     Examples
     --------
@@ -163,6 +218,11 @@ def where(
     x1, x2 : Array or Python scalar
         At least one must be an Array; the result dtype is their promotion,
         with Python scalars weak as in arithmetic.
+
+    Returns
+    -------
+    Array
+        A new array of the broadcast shape.
 
     Examples
     --------

@@ -61,6 +61,17 @@ def _index(x: Array, data: Any) -> Array:
 def unique_all(x: Array, /) -> UniqueAllResult:
     """The unique values of ``x`` (flattened, sorted) with first indices, inverse and counts.
 
+    Parameters
+    ----------
+    x : Array
+
+    Returns
+    -------
+    UniqueAllResult
+        ``values`` (1-D, ``x``'s dtype), ``indices`` of first occurrences in the
+        flattened ``x``, ``inverse_indices`` (``x``'s shape) and ``counts``, all
+        indices ``int64``.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -84,6 +95,15 @@ def unique_all(x: Array, /) -> UniqueAllResult:
 def unique_counts(x: Array, /) -> UniqueCountsResult:
     """The unique values of ``x`` (flattened, sorted) and how often each occurs.
 
+    Parameters
+    ----------
+    x : Array
+
+    Returns
+    -------
+    UniqueCountsResult
+        ``values`` (1-D, ``x``'s dtype) and their ``counts`` (``int64``).
+
     Examples
     --------
     >>> import cowarray as ca
@@ -101,6 +121,15 @@ def unique_inverse(x: Array, /) -> UniqueInverseResult:
     ``inverse_indices`` has ``x``'s shape, so ``values[inverse_indices]``
     rebuilds ``x``.
 
+    Parameters
+    ----------
+    x : Array
+
+    Returns
+    -------
+    UniqueInverseResult
+        ``values`` (1-D, ``x``'s dtype) and ``inverse_indices`` (``int64``).
+
     Examples
     --------
     >>> import cowarray as ca
@@ -115,6 +144,15 @@ def unique_inverse(x: Array, /) -> UniqueInverseResult:
 
 def unique_values(x: Array, /) -> Array:
     """The unique values of ``x``, flattened, as a 1-D array in unspecified order.
+
+    Parameters
+    ----------
+    x : Array
+
+    Returns
+    -------
+    Array
+        A new 1-D array of ``x``'s dtype.
 
     Examples
     --------

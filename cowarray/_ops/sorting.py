@@ -47,6 +47,11 @@ def sort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool 
     stable : bool, default True
         Equal elements keep their relative order (always true here).
 
+    Returns
+    -------
+    Array
+        A new array of ``x``'s shape and dtype.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -85,6 +90,20 @@ def argsort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bo
     """The indices that sort ``x`` along ``axis`` (default index dtype, int64).
 
     Ties keep their original order, also when ``descending``.
+
+    Parameters
+    ----------
+    x : Array
+        A real-valued array with at least one dimension.
+    axis : int, default -1
+    descending : bool, default False
+    stable : bool, default True
+        Equal elements keep their relative order (always true here).
+
+    Returns
+    -------
+    Array
+        ``int64`` indices of ``x``'s shape.
 
     Examples
     --------

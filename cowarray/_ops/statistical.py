@@ -130,6 +130,20 @@ def prod(
     (``int64`` / ``uint64``) unless ``dtype`` says otherwise; an empty
     product is 1.
 
+    Parameters
+    ----------
+    x : Array
+        A numeric array.
+    axis : int, tuple of int or None
+        The axes to reduce (all by default).
+    dtype : dtype, optional
+        The dtype to multiply in and return.
+    keepdims : bool, default False
+
+    Returns
+    -------
+    Array
+
     Examples
     --------
     >>> import cowarray as ca
@@ -169,6 +183,21 @@ def std(
     ``correction`` is subtracted from the number of elements in the divisor:
     0 for the population, 1 for the unbiased sample estimate (Bessel).
 
+    Parameters
+    ----------
+    x : Array
+        A real floating-point array.
+    axis : int, tuple of int or None
+        The axes to reduce (all by default).
+    correction : int or float, default 0
+        Non-negative.
+    keepdims : bool, default False
+
+    Returns
+    -------
+    Array
+        ``x``'s dtype.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -190,6 +219,21 @@ def var(
 
     ``correction`` is subtracted from the number of elements in the divisor:
     0 for the population, 1 for the unbiased sample estimate (Bessel).
+
+    Parameters
+    ----------
+    x : Array
+        A real floating-point array.
+    axis : int, tuple of int or None
+        The axes to reduce (all by default).
+    correction : int or float, default 0
+        Non-negative.
+    keepdims : bool, default False
+
+    Returns
+    -------
+    Array
+        ``x``'s dtype.
 
     Examples
     --------
@@ -241,6 +285,11 @@ def cumulative_sum(
     include_initial : bool, default False
         Start with the sum of nothing (0), making ``axis`` one longer.
 
+    Returns
+    -------
+    Array
+        A new array; ``axis`` is one longer with ``include_initial``.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -269,6 +318,11 @@ def cumulative_prod(
         Small integer dtypes accumulate in ``int64`` / ``uint64`` by default.
     include_initial : bool, default False
         Start with the product of nothing (1), making ``axis`` one longer.
+
+    Returns
+    -------
+    Array
+        A new array; ``axis`` is one longer with ``include_initial``.
 
     Examples
     --------

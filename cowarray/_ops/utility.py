@@ -26,6 +26,18 @@ def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
 
     An empty reduction gives True.
 
+    Parameters
+    ----------
+    x : Array
+    axis : int, tuple of int or None
+        The axes to reduce (all by default).
+    keepdims : bool, default False
+
+    Returns
+    -------
+    Array
+        A boolean array.
+
     Examples
     --------
     >>> import cowarray as ca
@@ -39,6 +51,18 @@ def any(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
     """Whether some element over ``axis`` is true (non-zero; NaN counts as true).
 
     An empty reduction gives False.
+
+    Parameters
+    ----------
+    x : Array
+    axis : int, tuple of int or None
+        The axes to reduce (all by default).
+    keepdims : bool, default False
+
+    Returns
+    -------
+    Array
+        A boolean array.
 
     Examples
     --------
@@ -71,6 +95,12 @@ def diff(
     prepend, append : Array, optional
         Values joined to ``x`` along ``axis`` first; their shape matches
         ``x``'s off ``axis``.
+
+    Returns
+    -------
+    Array
+        A new array of ``x``'s dtype, ``n`` shorter along ``axis`` (plus
+        the joined lengths).
 
     Examples
     --------
