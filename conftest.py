@@ -13,4 +13,4 @@ collect_ignore: list[str] = []
 if importlib.util.find_spec("torch") is None:
     collect_ignore.append("cowarray/interop/torch.py")
 if importlib.util.find_spec("cupy") is None:
-    collect_ignore.append("cowarray/_backends/cupy.py")
+    collect_ignore += ["cowarray/_backends/cupy.py", "cowarray/_backends/_cupy_namespace.py"]

@@ -7,8 +7,15 @@ the Python Array API standard; see ``DESIGN.md`` for the semantics contract.
 
 from __future__ import annotations
 
+from . import fft as fft
+from . import linalg as linalg
 from ._array import Array as Array
 from ._array import lazy_clone as lazy_clone
+from ._constants import e as e
+from ._constants import inf as inf
+from ._constants import nan as nan
+from ._constants import newaxis as newaxis
+from ._constants import pi as pi
 from ._devices import Device as Device
 from ._dlpack import from_dlpack as from_dlpack
 from ._dtypes import bool as bool
@@ -25,6 +32,7 @@ from ._dtypes import uint8 as uint8
 from ._dtypes import uint16 as uint16
 from ._dtypes import uint32 as uint32
 from ._dtypes import uint64 as uint64
+from ._info import __array_namespace_info__ as __array_namespace_info__
 from ._move import move as move
 from ._ops.creation import arange as arange
 from ._ops.creation import asarray as asarray
@@ -116,6 +124,10 @@ from ._ops.elementwise import tanh as tanh
 from ._ops.elementwise import trunc as trunc
 from ._ops.indexing import take as take
 from ._ops.indexing import take_along_axis as take_along_axis
+from ._ops.linalg import matmul as matmul
+from ._ops.linalg import matrix_transpose as matrix_transpose
+from ._ops.linalg import tensordot as tensordot
+from ._ops.linalg import vecdot as vecdot
 from ._ops.manipulation import broadcast_arrays as broadcast_arrays
 from ._ops.manipulation import broadcast_shapes as broadcast_shapes
 from ._ops.manipulation import broadcast_to as broadcast_to

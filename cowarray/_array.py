@@ -279,14 +279,20 @@ class Array:
         return cowarray
 
     def to_device(self, device: Device | str, /, *, stream: object = None) -> Array:
-        """The same values on ``device`` (lazy when the memory can be shared)."""
+        """The same values on ``device`` (lazy when the memory can be shared).
+
+        ``stream`` (GPU targets only): the stream the copy is enqueued on, a
+        CuPy or torch CUDA stream or a DLPack stream number; CuPy's current
+        stream by default.
+        """
         target = as_device(device)
         if stream is not None and target.kind == "cpu":
             raise ValueError("stream= is only meaningful for GPU devices")
         if target is self._device:
             return lazy_clone(self)
-        host = self._device.backend.to_numpy(self._data)
-        moved = target.backend.from_numpy(host)
+        moved = target.backend.transfer(self._data, self._device.backend, stream)
+        if moved is None:  # through host memory
+            moved = target.backend.from_numpy(self._device.backend.to_numpy(self._data))
         return wrap(moved, target, (self,))
 
     def __dlpack__(
@@ -341,9 +347,13 @@ class Array:
 
         The returned view counts as a holder of the buffer while it, or any
         NumPy view derived from it, is alive: a later write to this array
-        copies first, so the NumPy view keeps its values.
+        copies first, so the NumPy view keeps its values. An array in GPU
+        memory raises TypeError, as CuPy's do: copy it with ``to_device("cpu")``.
         """
         backend = self._device.backend
+        refusal = backend.numpy_export_refusal()
+        if refusal is not None:  # GPU memory: as CuPy, never implicitly
+            raise TypeError(refusal)
         if copy:
             return _numpy_copy(backend.to_numpy(self._data), dtype)
         buf = _cow.share(self)

@@ -235,6 +235,9 @@ def attach(holder: Holder) -> Buffer:
                 holder._fast_write = _NO_FAST_WRITE
                 backend = holder._device.backend
                 buf = Buffer(backend.memory_owner(holder._data), backend.owner_nbytes(holder._data))
+                # The memory is about to be shared: a GPU backend notes the
+                # current stream, so later copies see the values as of now.
+                backend.note_share(holder._data)
                 holder._buf = buf
     return buf
 

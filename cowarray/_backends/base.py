@@ -113,3 +113,23 @@ class Backend(Protocol):
         ``ufunc.at``).
         """
         ...
+
+    # -- devices with streams (the CuPy backend); NumPy does nothing here ----------
+
+    def note_share(self, data: Any) -> None:
+        """``data``'s memory is about to gain a second holder (a sharing record).
+
+        Called by the core once per record; a GPU backend remembers the current
+        stream so a later copy out of this memory waits for the work before it.
+        """
+        ...
+
+    def numpy_export_refusal(self) -> str | None:
+        """Why arrays of this backend never become NumPy arrays implicitly (None: they do)."""
+        ...
+
+    def transfer(self, data: Any, source: Any, stream: Any) -> Any:
+        """``data`` (an array of backend ``source``) copied onto this backend's
+        device, on ``stream`` if given, or None: then the caller goes through
+        ``source.to_numpy`` and ``from_numpy``."""
+        ...

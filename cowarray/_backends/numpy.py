@@ -251,5 +251,14 @@ class NumpyBackend:
         else:
             _UNBUFFERED[op].at(target, index, values)
 
+    def note_share(self, data: np.ndarray) -> None:
+        return None  # host memory: no streams to order
+
+    def numpy_export_refusal(self) -> str | None:
+        return None
+
+    def transfer(self, data: Any, source: Any, stream: Any) -> None:
+        return None  # host memory is reached through to_numpy/from_numpy
+
 
 NUMPY_BACKEND = NumpyBackend()

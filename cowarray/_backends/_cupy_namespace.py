@@ -1,0 +1,246 @@
+"""The standard namespace of the CuPy backend: Array API names mapped onto CuPy.
+
+CuPy 14 has most 2025.12 names; this module adds the NumPy 1 spellings CuPy 13
+still uses (``arccos`` for ``acos``, ...), wraps functions whose signature
+differs from the standard's (``sort(stable=)``, ``clip(min=, max=)``,
+``count_nonzero(keepdims=)``, ``std``/``var`` with ``correction=``), fills the
+names CuPy lacks (``vecdot``, ``unstack`` and several ``linalg`` functions),
+and binds every function to one GPU: CuPy allocates on the current device, so
+each call makes the backend's GPU current first (a cheap check when it is).
+
+Imported only by :mod:`cowarray._backends.cupy`, so only when a GPU is used.
+"""
+
+from __future__ import annotations
+
+import types
+import warnings
+from collections.abc import Callable
+from typing import Any, Final
+
+import cupy
+
+__all__ = ["LINALG_NAMES", "STANDARD_NAMES", "missing_standard_names", "standard_namespace"]
+
+# Standard names that CuPy 13 spells the NumPy 1 way (CuPy 14 has both).
+_ALIASES: Final = {
+    "acos": "arccos",
+    "acosh": "arccosh",
+    "asin": "arcsin",
+    "asinh": "arcsinh",
+    "atan": "arctan",
+    "atan2": "arctan2",
+    "atanh": "arctanh",
+    "bitwise_invert": "invert",
+    "bitwise_left_shift": "left_shift",
+    "bitwise_right_shift": "right_shift",
+    "concat": "concatenate",
+    "permute_dims": "transpose",
+    "pow": "power",
+}
+
+#: Names of the 2025.12 standard that the op layer calls on ``xp`` and that this
+#: module must provide: checked by :func:`missing_standard_names`.
+STANDARD_NAMES: Final = (
+    *_ALIASES,
+    "abs", "add", "all", "any", "arange", "argmax", "argmin", "argsort", "asarray",
+    "astype", "bitwise_and", "bitwise_or", "bitwise_xor", "broadcast_arrays",
+    "broadcast_shapes", "broadcast_to", "can_cast", "ceil", "clip", "conj", "copysign",
+    "cos", "cosh", "count_nonzero", "cumulative_prod", "cumulative_sum", "diff", "divide",
+    "empty", "empty_like", "equal", "exp", "expand_dims", "expm1", "eye", "finfo", "flip",
+    "floor", "floor_divide", "full", "full_like", "greater", "greater_equal", "hypot",
+    "iinfo", "imag", "isfinite", "isin", "isinf", "isnan", "less", "less_equal",
+    "linspace", "log", "log10", "log1p", "log2", "logaddexp", "logical_and",
+    "logical_not", "logical_or", "logical_xor", "matmul", "max", "maximum", "mean",
+    "meshgrid", "min", "minimum", "moveaxis", "multiply", "negative", "nextafter",
+    "nonzero", "not_equal", "ones", "ones_like", "positive", "prod", "real",
+    "reciprocal", "remainder", "repeat", "reshape", "result_type", "roll", "round",
+    "searchsorted", "sign", "signbit", "sin", "sinh", "sort", "sqrt", "square",
+    "squeeze", "stack", "std", "subtract", "sum", "take", "take_along_axis", "tan",
+    "tanh", "tensordot", "tile", "tril", "triu", "trunc", "unique_all", "unique_counts",
+    "unique_inverse", "unique_values", "unstack", "var", "vecdot", "where", "zeros",
+    "zeros_like",
+)  # fmt: skip
+
+LINALG_NAMES: Final = (
+    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul",
+    "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv",
+    "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "trace", "vecdot",
+    "vector_norm",
+)  # fmt: skip
+
+
+def _sort(x: Any, /, *, axis: int = -1, stable: bool = True) -> Any:
+    # CuPy's sort is a stable radix/merge sort whatever ``kind`` says.
+    return cupy.sort(x, axis=axis)
+
+
+def _argsort(x: Any, /, *, axis: int = -1, stable: bool = True) -> Any:
+    return cupy.argsort(x, axis=axis)
+
+
+def _clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
+    return cupy.clip(x, min, max)
+
+
+def _count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+    counts = cupy.count_nonzero(x, axis=axis)
+    if not keepdims:
+        return counts
+    axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+    return cupy.expand_dims(cupy.asarray(counts), tuple(a % max(x.ndim, 1) for a in axes))
+
+
+def _std(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
+    return x.std(axis=axis, ddof=correction, keepdims=keepdims)
+
+
+def _var(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
+    return x.var(axis=axis, ddof=correction, keepdims=keepdims)
+
+
+def _asarray(obj: Any, /, dtype: Any = None, *, copy: bool | None = None, **_: Any) -> Any:
+    # Host data is copied with a blocking transfer: CuPy's default is an
+    # asynchronous one whose source must outlive it, and ours is often a temporary.
+    if isinstance(obj, cupy.ndarray):
+        return cupy.array(obj, dtype=dtype, copy=True) if copy else cupy.asarray(obj, dtype=dtype)
+    return cupy.array(obj, dtype=dtype, copy=True, blocking=True)
+
+
+def _astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
+    return x.astype(dtype, copy=copy)
+
+
+def _vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    return cupy.sum(cupy.conj(x1) * x2, axis=axis)
+
+
+def _unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
+    return tuple(cupy.moveaxis(x, axis, 0))
+
+
+def _vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:
+    magnitude = cupy.abs(x)
+    if axis is None:
+        axis = tuple(range(x.ndim))
+    if ord == float("inf"):
+        return cupy.max(magnitude, axis=axis, keepdims=keepdims)
+    if ord == float("-inf"):
+        return cupy.min(magnitude, axis=axis, keepdims=keepdims)
+    if ord == 0:
+        nonzero = (magnitude != 0).astype(magnitude.dtype)
+        return cupy.sum(nonzero, axis=axis, keepdims=keepdims)
+    if ord == 1:
+        return cupy.sum(magnitude, axis=axis, keepdims=keepdims)
+    if ord == 2:
+        return cupy.sqrt(cupy.sum(magnitude * magnitude, axis=axis, keepdims=keepdims))
+    total = cupy.sum(magnitude**ord, axis=axis, keepdims=keepdims)
+    return total ** (1.0 / ord)
+
+
+def _matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
+    return cupy.linalg.norm(x, ord=ord, axis=(-2, -1), keepdims=keepdims)
+
+
+def _svdvals(x: Any, /) -> Any:
+    return cupy.linalg.svd(x, compute_uv=False)
+
+
+def _diagonal(x: Any, /, *, offset: int = 0) -> Any:
+    return cupy.diagonal(x, offset=offset, axis1=-2, axis2=-1)
+
+
+def _trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
+    return cupy.trace(x, offset=offset, axis1=-2, axis2=-1, dtype=dtype)
+
+
+def _linalg_vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    return _vecdot(x1, x2, axis=axis)
+
+
+# Standard names CuPy lacks or whose signature differs from the standard's.
+_RENAMED: Final[dict[str, Callable[..., Any]]] = {
+    "argsort": _argsort,
+    "asarray": _asarray,
+    "clip": _clip,
+    "count_nonzero": _count_nonzero,
+    "sort": _sort,
+    "std": _std,
+    "unstack": _unstack,
+    "var": _var,
+    "vecdot": _vecdot,
+}
+_LINALG_FILLS: Final[dict[str, Callable[..., Any]]] = {
+    "diagonal": _diagonal,
+    "matrix_norm": _matrix_norm,
+    "outer": cupy.outer,
+    "svdvals": _svdvals,
+    "tensordot": cupy.tensordot,
+    "trace": _trace,
+    "vecdot": _linalg_vecdot,
+    "vector_norm": _vector_norm,
+}
+
+
+def _on_device(function: Callable[..., Any], device_id: int) -> Callable[..., Any]:
+    """``function`` run with GPU ``device_id`` current (CuPy allocates on the current one)."""
+    get_device = cupy.cuda.runtime.getDevice
+    device = cupy.cuda.Device(device_id)
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if get_device() == device_id:
+            return function(*args, **kwargs)
+        with device:
+            return function(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = getattr(function, "__name__", "function")
+    call.__doc__ = function.__doc__
+    return call
+
+
+def _public_names(module: Any) -> dict[str, Any]:
+    names: dict[str, Any] = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # deprecated aliases warn on access
+        for name in dir(module):
+            if name.startswith("_"):
+                continue
+            try:
+                names[name] = getattr(module, name)
+            except (AttributeError, ImportError):
+                continue
+    return names
+
+
+def _bind_to_device(names: dict[str, Any], device_id: int) -> dict[str, Any]:
+    return {
+        name: _on_device(value, device_id)
+        if callable(value) and not isinstance(value, type)
+        else value
+        for name, value in names.items()
+    }
+
+
+def standard_namespace(device_id: int) -> types.SimpleNamespace:
+    """The standard's names, computing on GPU ``device_id``."""
+    names = _public_names(cupy)
+    for standard, older in _ALIASES.items():
+        if standard not in names and older in names:
+            names[standard] = names[older]
+    names.setdefault("astype", _astype)  # CuPy 13 has only the method
+    names.update(_RENAMED)
+    linalg = _public_names(cupy.linalg)
+    for name, function in _LINALG_FILLS.items():
+        linalg.setdefault(name, function)
+    linalg.setdefault("matrix_transpose", lambda x, /: cupy.swapaxes(x, -1, -2))
+    names = _bind_to_device(names, device_id)
+    names["linalg"] = types.SimpleNamespace(**_bind_to_device(linalg, device_id))
+    names["fft"] = types.SimpleNamespace(**_bind_to_device(_public_names(cupy.fft), device_id))
+    return types.SimpleNamespace(**names)
+
+
+def missing_standard_names(xp: types.SimpleNamespace) -> list[str]:
+    """The standard names this backend's ``xp`` still lacks (empty when complete)."""
+    missing = [name for name in STANDARD_NAMES if not hasattr(xp, name)]
+    missing += [f"linalg.{name}" for name in LINALG_NAMES if not hasattr(xp.linalg, name)]
+    return missing

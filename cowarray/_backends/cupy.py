@@ -1,0 +1,551 @@
+"""The CuPy backend: CUDA memory through CuPy's memory pool, one backend per GPU.
+
+Importing this module imports CuPy; ``cowarray._backends.backend_for`` does so
+only when a ``cuda:N`` device is first asked for, so ``import cowarray`` never
+does.
+
+Memory and views. Arrays are allocated by CuPy's current allocator (its
+default memory pool). A CuPy view's ``base`` is the array that owns the
+memory, and CuPy collapses view chains as NumPy does
+(``v.base = self.base if self.base is not None else self``), so the identity
+rule of :func:`cowarray._array.wrap` holds unchanged: ``base is None`` means the
+array owns its memory, otherwise ``base`` is the owner. Memory imported through
+DLPack is owned by an array whose ``base`` is None.
+
+Stream rules (DESIGN.md rule 8). CuPy orders work per stream; a lazy copy
+moves a read (the materializing copy) to a later time and perhaps another
+stream, so this backend adds the ordering an eager copy would have had:
+
+1. *The copy runs on the current stream.* :meth:`CupyBackend.copy` enqueues the
+   device-to-device copy of the viewed region on CuPy's current stream of the
+   array's device, and returns at once.
+2. *A clone reads the values as of the clone.* When a buffer becomes shared
+   (the core creates its sharing record and calls :meth:`note_share`), the
+   backend remembers the stream that was current. A later copy out of that
+   buffer on another stream first makes its stream wait for an event recorded
+   on the remembered stream, so work enqueued there before the clone (the
+   writes the clone must see) is finished before the copy reads. The event is
+   recorded when the copy is made, which orders after slightly more work than
+   needed (never less).
+3. *Nobody writes or frees memory that a copy still reads.* After each copy
+   the backend records an event on the copy's stream and keeps a reference to
+   the source array until that event has completed: the memory cannot go back
+   to the pool (and be handed out again on another stream) while the copy may
+   still read it, whichever stream the last holder dies on. Finished entries
+   are dropped lazily, at the next copy, write check or transfer; at most
+   :data:`MAX_PENDING` entries are kept (the oldest is waited for beyond that).
+   Before the last holder of a buffer writes it in place (the core asks
+   :meth:`must_copy_before_write` first), the current stream waits for every
+   pending copy out of that memory.
+4. *DLPack follows the standard.* ``__dlpack__(stream=s)`` makes the
+   consumer's stream ``s`` wait for CuPy's current stream (``None`` is the
+   legacy default stream, ``-1`` asks for no ordering); an import passes CuPy's
+   current stream to the producer (:meth:`dlpack_consumer_stream`).
+
+Host access. ``np.asarray`` on a GPU array raises TypeError, as CuPy does;
+``to_device("cpu")`` is the explicit copy to host.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
+from typing import Any, Final
+
+import cupy
+import numpy as np
+
+from ._cupy_namespace import missing_standard_names, standard_namespace
+
+__all__ = ["MAX_PENDING", "CupyBackend", "cupy_backend", "missing_standard_names"]
+
+#: Most copies whose source is kept alive at once; beyond it the oldest is waited for.
+MAX_PENDING: Final = 256
+
+#: The message of the TypeError raised where a GPU array would become a NumPy array.
+HOST_ACCESS_MESSAGE: Final = (
+    "a cowarray Array on {device} lives in GPU memory and cannot become a NumPy array "
+    "implicitly (CuPy refuses too); copy it to the host explicitly with "
+    "x.to_device('cpu') first"
+)
+
+# -- stream bookkeeping ------------------------------------------------------------
+
+
+def _owner(data: Any) -> Any:
+    """The array that owns ``data``'s memory (CuPy collapses view chains)."""
+    base = data.base
+    return data if base is None else base
+
+
+class _Pending:
+    """Copies that may still read their source: (event, source array) pairs.
+
+    Holding the source keeps its memory out of the pool until the event has
+    completed. Entries are dropped lazily when their event is done.
+    """
+
+    def __init__(self, limit: int = MAX_PENDING) -> None:
+        self._entries: list[tuple[Any, Any]] = []
+        # Re-entrant: freeing a source can run weakref callbacks on this thread.
+        self._lock = threading.RLock()
+        self._limit = limit
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def add(self, event: Any, source: Any) -> None:
+        with self._lock:
+            self._entries.append((event, source))
+            overflow = len(self._entries) > self._limit
+        if overflow:
+            self._wait_for_oldest()
+
+    def drop_finished(self) -> None:
+        """Release the sources of finished copies, oldest first.
+
+        Stops at the first copy still running: copies mostly finish in the
+        order they were enqueued, and keeping a source a little longer is
+        always safe, so each call costs one event query in the common case.
+        """
+        if not self._entries:
+            return
+        with self._lock:
+            done = 0
+            for event, _ in self._entries:
+                if not event.done:
+                    break
+                done += 1
+            finished = self._entries[:done]
+            del self._entries[:done]
+        del finished  # the sources go back to the pool outside the lock
+
+    def events_reading(self, owner: Any) -> list[Any]:
+        """Events of pending copies whose source is (a view of) ``owner``."""
+        with self._lock:
+            return [event for event, source in self._entries if _owner(source) is owner]
+
+    def _wait_for_oldest(self) -> None:
+        with self._lock:
+            event, _ = self._entries[0]
+        event.synchronize()
+        self.drop_finished()
+
+    def wait_all(self) -> None:
+        """Wait for every pending copy and release every source."""
+        with self._lock:
+            entries, self._entries = self._entries, []
+        for event, _ in entries:
+            event.synchronize()
+
+
+class _ShareStreams:
+    """The stream current when each owner's memory last became shared.
+
+    Keyed by ``id(owner)`` with a weak reference whose callback drops the
+    entry, so a record never outlives its memory and ids are not confused.
+    """
+
+    def __init__(self) -> None:
+        self._entries: dict[int, tuple[weakref.ref[Any], Any]] = {}
+        # Re-entrant: a garbage collection inside a locked block may run the
+        # weak reference callback of another entry on this thread.
+        self._lock = threading.RLock()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def remember(self, owner: Any, stream: Any) -> None:
+        key = id(owner)
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None and entry[0]() is owner:
+                self._entries[key] = (entry[0], stream)
+                return
+            self._entries[key] = (weakref.ref(owner, self._forget(key)), stream)
+
+    def _forget(self, key: int) -> Callable[[weakref.ref[Any]], None]:
+        def forget(_: weakref.ref[Any]) -> None:
+            with self._lock:
+                self._entries.pop(key, None)
+
+        return forget
+
+    def stream_of(self, owner: Any) -> Any:
+        entry = self._entries.get(id(owner))
+        if entry is None or entry[0]() is not owner:
+            return None
+        return entry[1]
+
+
+# -- the backend -------------------------------------------------------------------------
+
+
+class CupyBackend:
+    """CUDA arrays of one GPU through CuPy."""
+
+    name = "cupy"
+    array_type = cupy.ndarray
+
+    def __init__(self, device_id: int) -> None:
+        self.device_id = device_id
+        self._cuda_device = cupy.cuda.Device(device_id)
+        self.xp = standard_namespace(device_id)
+        self.pending = _Pending()
+        self.share_streams = _ShareStreams()
+        self._device_label = f"cuda:{device_id}"
+
+    @contextmanager
+    def _current(self) -> Iterator[None]:
+        """Run the block with this backend's GPU current."""
+        if cupy.cuda.runtime.getDevice() == self.device_id:
+            yield
+            return
+        with self._cuda_device:
+            yield
+
+    def _stream(self) -> Any:
+        return cupy.cuda.get_current_stream(self.device_id)
+
+    # -- allocation and conversion ----------------------------------------------
+
+    def asarray(self, obj: Any, dtype: Any = None, copy: bool | None = None) -> Any:
+        """A CuPy array on this GPU from ``obj``.
+
+        A CuPy array is returned as is unless ``copy`` or a dtype change asks
+        for a copy. Anything else is copied (host data with a blocking
+        transfer, so the caller may reuse its memory at once), except with
+        ``copy=False``: GPU memory of another library (``__cuda_array_interface__``)
+        is then viewed without a copy, for the caller to mark it foreign.
+        """
+        with self._current():
+            if isinstance(obj, cupy.ndarray):
+                if copy:
+                    return cupy.array(obj, dtype=dtype, copy=True)
+                result = cupy.asarray(obj, dtype=dtype)
+            elif copy is False and hasattr(obj, "__cuda_array_interface__"):
+                result = cupy.asarray(obj)
+            elif copy is False:
+                raise ValueError(
+                    f"cannot view a {type(obj).__name__} as a {self._device_label} array "
+                    "without copying"
+                )
+            else:
+                return cupy.array(obj, dtype=dtype, copy=True, blocking=True)
+            if copy is False and (
+                result.device.id != self.device_id
+                or (dtype is not None and result.dtype != dtype)
+                or (result is not obj and isinstance(obj, cupy.ndarray))
+            ):
+                raise ValueError(
+                    f"cannot make a {self._device_label} array of dtype {dtype or result.dtype} "
+                    f"from this {type(obj).__name__} without copying"
+                )
+            return result
+
+    def from_numpy(self, array: Any) -> Any:
+        with self._current():
+            return cupy.array(array, copy=True, blocking=True)
+
+    def to_numpy(self, data: Any) -> Any:
+        # Blocks until the values are on the host (cupy.asnumpy synchronizes
+        # the current stream), so the result is an ordinary NumPy array.
+        with self._current():
+            return cupy.asnumpy(data)
+
+    def readonly_numpy_view(self, data: Any, keepalive: object) -> Any:
+        raise TypeError(HOST_ACCESS_MESSAGE.format(device=self._device_label))
+
+    def exported_keepalive(self, data: Any) -> object:
+        # GPU memory is never exported as a NumPy view, so no view leads back
+        # to a cowarray buffer.
+        return None
+
+    def numpy_export_refusal(self) -> str | None:
+        """Why ``np.asarray(x)`` refuses an array on this GPU: always."""
+        return HOST_ACCESS_MESSAGE.format(device=self._device_label)
+
+    # -- the copy-on-write needs ---------------------------------------------------
+
+    def memory_owner(self, data: Any) -> object:
+        return _owner(data)
+
+    def owner_nbytes(self, data: Any) -> int:
+        return int(_owner(data).nbytes)
+
+    def may_share_memory(self, a: Any, b: Any) -> bool:
+        if not isinstance(a, cupy.ndarray) or not isinstance(b, cupy.ndarray):
+            return False
+        if a.data.mem is b.data.mem:
+            return True
+        low_a, high_a = self.address_range(a)
+        low_b, high_b = self.address_range(b)
+        return low_a < high_b and low_b < high_a
+
+    def must_copy_before_write(self, data: Any) -> bool:
+        # Asked by the core just before a holder writes its memory in place:
+        # the write must not overtake a copy that still reads this memory.
+        self._wait_for_readers(data)
+        return any(
+            stride == 0 and length > 1
+            for stride, length in zip(data.strides, data.shape, strict=True)
+        )
+
+    def note_share(self, data: Any) -> None:
+        """Remember the current stream: ``data``'s memory just became shared."""
+        self.share_streams.remember(_owner(data), self._stream())
+
+    def copy(self, data: Any) -> Any:
+        with self._current():
+            stream = self._stream()
+            self._order_after_share(data, stream)
+            # order="K" keeps a transposed view's layout and expands a
+            # broadcast view: the result always owns a compact block.
+            result = data.copy(order="K")
+            if data.size:
+                self.pending.add(stream.record(cupy.cuda.Event(disable_timing=True)), data)
+            return result
+
+    def _order_after_share(self, data: Any, stream: Any) -> None:
+        self.pending.drop_finished()
+        shared_on = self.share_streams.stream_of(_owner(data))
+        if shared_on is not None and shared_on.ptr != stream.ptr:
+            stream.wait_event(shared_on.record(cupy.cuda.Event(disable_timing=True)))
+
+    def _wait_for_readers(self, data: Any) -> None:
+        self.pending.drop_finished()
+        if not len(self.pending):
+            return
+        events = self.pending.events_reading(_owner(data))
+        if events:
+            stream = self._stream()
+            for event in events:
+                stream.wait_event(event)
+
+    def transfer(self, data: Any, source: Any, stream: Any) -> Any:
+        """``data`` (an array of backend ``source``) copied onto this GPU.
+
+        On ``stream`` (see :meth:`as_stream`) or CuPy's current stream. From
+        another GPU: one device-to-device (peer) copy, ordered after the
+        source GPU's current stream. From host memory: one blocking copy.
+        """
+        self.pending.drop_finished()
+        with self._current(), self.as_stream(stream):
+            if not isinstance(source, CupyBackend):
+                host = source.to_numpy(data)
+                return cupy.array(host, copy=True, blocking=True)
+            with source._current():
+                compact = cupy.ascontiguousarray(data)
+                ready = source._stream().record(cupy.cuda.Event(disable_timing=True))
+            target_stream = self._stream()
+            target_stream.wait_event(ready)
+            result = cupy.empty(compact.shape, dtype=compact.dtype)
+            if compact.size:
+                result.data.copy_from_device_async(compact.data, compact.nbytes, target_stream)
+                # the source GPU's memory: its last holder's writes wait on this
+                done = target_stream.record(cupy.cuda.Event(disable_timing=True))
+                source.pending.add(done, compact)
+            return result
+
+    def as_stream(self, stream: Any) -> Any:
+        """A context that makes ``stream`` current on this GPU (None: no change).
+
+        ``stream`` is a CuPy stream, a torch CUDA stream (``cuda_stream``) or a
+        DLPack stream number (1: the legacy default stream, 2: the per-thread
+        default stream, else a ``cudaStream_t`` pointer).
+        """
+        if stream is None:
+            return nullcontext()
+        if isinstance(stream, bool) or not isinstance(stream, int):
+            if hasattr(stream, "ptr") and hasattr(stream, "__enter__"):
+                return stream  # a CuPy stream
+            pointer = getattr(stream, "cuda_stream", None)
+            if not isinstance(pointer, int):
+                raise TypeError(
+                    "stream must be a CuPy stream, a torch CUDA stream or a stream number "
+                    f"(int), got {type(stream).__name__}"
+                )
+            stream = pointer or 1  # torch spells the legacy default stream 0
+        if stream == 1:
+            return cupy.cuda.Stream.null
+        if stream == 2:
+            return cupy.cuda.Stream.ptds
+        if stream <= 2:
+            raise ValueError(
+                f"stream={stream} is not a CUDA stream: use 1 (legacy default), "
+                "2 (per-thread default) or a stream pointer"
+            )
+        return cupy.cuda.ExternalStream(stream, self.device_id)
+
+    def index_update(self, target: Any, index: Any, values: Any, op: str) -> None:
+        """``target[index] op= values`` with duplicate indices accumulating.
+
+        Integer index arrays are checked against the bounds first (CuPy
+        itself wraps them around), so a bad index raises IndexError before
+        anything is written; the check reads one flag back from the GPU.
+        CuPy's ``add``, ``subtract``, ``maximum`` and ``minimum`` have an
+        unbuffered ``.at``; ``multiply``, ``divide`` and ``pow`` do not, so those
+        run through host memory (a synchronizing round trip).
+        """
+        with self._current():
+            check_index_bounds(target.shape, index)
+            if op == "set":
+                target[index] = values
+                return
+            if op in ("add", "subtract", "minimum", "maximum"):
+                getattr(cupy, op).at(target, index, values)
+                return
+            host = cupy.asnumpy(target)
+            host_values = cupy.asnumpy(values) if isinstance(values, cupy.ndarray) else values
+            _HOST_UFUNCS[op].at(host, _host_index(index), host_values)
+            target[...] = cupy.array(host, blocking=True)
+
+    # -- DLPack: capsule work only; the policy is in cowarray/_dlpack.py ---------
+
+    def dlpack_device(self, data: Any) -> tuple[int, int]:
+        kind, index = data.__dlpack_device__()
+        return int(kind), int(index)
+
+    def dlpack_export_problem(self, data: Any) -> str | None:
+        if min(data.strides, default=0) < 0:
+            return f"it has negative strides {data.strides}, which DLPack consumers refuse"
+        return None
+
+    def dlpack_consumer_stream(self) -> int:
+        """The ``stream=`` to pass a producer when importing onto this GPU.
+
+        CuPy's current stream; the legacy default stream (pointer 0) is spelled
+        1, as the DLPack standard asks.
+        """
+        pointer = int(self._stream().ptr)
+        return 1 if pointer == 0 else pointer
+
+    def export_dlpack(
+        self,
+        data: Any,
+        *,
+        stream: Any,
+        max_version: tuple[int, int] | None,
+        dl_device: tuple[int, int] | None,
+        copy: bool,
+        on_release: Callable[[], None] | None,
+    ) -> Any:
+        with self._current():
+            source = self.copy(data) if copy else data
+            # A private view: CuPy's capsule holds it (and nothing else of
+            # ours) until the consumer calls the deleter, so its death is the
+            # consumer's release. CuPy's __dlpack__ makes ``stream`` wait for
+            # the current stream (stream=None: the legacy default stream).
+            view = source.view()
+            if max_version is None:
+                capsule = view.__dlpack__(stream=stream)
+            else:
+                try:
+                    capsule = view.__dlpack__(stream=stream, max_version=max_version)
+                except TypeError:  # CuPy 13 makes unversioned capsules only
+                    capsule = view.__dlpack__(stream=stream)
+            if on_release is not None:
+                weakref.finalize(view, on_release).atexit = False
+            return capsule
+
+    def import_dlpack(self, capsule: Any, dl_device: tuple[int, int]) -> Any:
+        with self._current():
+            try:
+                return cupy.from_dlpack(capsule)
+            except (TypeError, ValueError) as error:
+                raise BufferError(f"CuPy cannot import this DLPack tensor: {error}") from None
+
+    def address_range(self, data: Any) -> tuple[int, int]:
+        return _address_range(int(data.data.ptr), data.shape, data.strides, data.itemsize)
+
+
+def _address_range(
+    pointer: int, shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int
+) -> tuple[int, int]:
+    """``(first, past-the-end)`` byte addresses of a strided view at ``pointer``."""
+    if 0 in shape:
+        return pointer, pointer
+    low = high = pointer
+    for length, stride in zip(shape, strides, strict=True):
+        reach = (length - 1) * stride
+        if reach < 0:
+            low += reach
+        else:
+            high += reach
+    return low, high + itemsize
+
+
+def check_index_bounds(shape: tuple[int, ...], index: Any) -> None:
+    """Raise IndexError, as NumPy would, if an integer index array leaves ``shape``.
+
+    Scalar integers and slices are left to CuPy, which checks them.
+    """
+    parts = index if isinstance(index, tuple) else (index,)
+    consumed = sum(_axes_taken(part) for part in parts)
+    axis = 0
+    for part in parts:
+        if part is Ellipsis:
+            axis += len(shape) - consumed
+            continue
+        if isinstance(part, cupy.ndarray) and part.dtype.kind in "iu" and part.size:
+            length = shape[axis]
+            outside = (part < -length) | (part >= length)
+            if bool(cupy.any(outside)):
+                bad = int(part[outside].ravel()[0])
+                raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {length}")
+        axis += _axes_taken(part)
+
+
+def _axes_taken(part: Any) -> int:
+    if part is None or part is Ellipsis:
+        return 0
+    if getattr(part, "dtype", None) is not None and part.dtype.kind == "b":
+        return int(part.ndim)
+    return 1
+
+
+_HOST_UFUNCS: Final = {"multiply": np.multiply, "divide": np.divide, "pow": np.power}
+
+
+def _host_index(index: Any) -> Any:
+    if isinstance(index, cupy.ndarray):
+        return cupy.asnumpy(index)
+    if isinstance(index, tuple):
+        return tuple(_host_index(part) for part in index)
+    return index
+
+
+# -- one backend per GPU ---------------------------------------------------------
+
+_backends: dict[int, CupyBackend] = {}
+_backends_lock = threading.Lock()
+
+
+def cupy_backend(index: int) -> CupyBackend:
+    """The backend of GPU ``index``, created on first use.
+
+    Raises ValueError when there is no such GPU (or no usable CUDA driver).
+    """
+    backend = _backends.get(index)
+    if backend is not None:
+        return backend
+    with _backends_lock:
+        backend = _backends.get(index)
+        if backend is None:
+            count = _device_count()
+            if not 0 <= index < count:
+                raise ValueError(
+                    f"there is no device 'cuda:{index}': CuPy sees {count} GPU(s)"
+                    + (", numbered from cuda:0" if count else "")
+                )
+            backend = _backends[index] = CupyBackend(index)
+    return backend
+
+
+def _device_count() -> int:
+    try:
+        return int(cupy.cuda.runtime.getDeviceCount())
+    except RuntimeError:  # CUDA's runtime and driver errors: no driver, no device
+        return 0

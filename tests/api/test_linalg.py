@@ -1,0 +1,583 @@
+"""The linalg extension and the main-namespace linear algebra functions.
+
+Each function is compared with NumPy on typical and edge inputs (stacks of
+matrices, empty stacks, non-contiguous views, single precision, complex),
+and every result is checked to be a value: writing to it changes no input,
+writing to an input changes no result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import cowarray as ca
+from cowarray.testing import to_numpy
+
+RNG = np.random.default_rng(0)
+
+
+def _random(shape: tuple[int, ...], dtype: str = "float64") -> np.ndarray:
+    values = RNG.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        values = values + 1j * RNG.standard_normal(shape)
+    return values.astype(dtype)
+
+
+def _spd(shape: tuple[int, ...], dtype: str = "float64") -> np.ndarray:
+    """A stack of Hermitian positive-definite matrices."""
+    a = _random(shape, dtype)
+    n = shape[-1]
+    return (a @ np.conj(np.swapaxes(a, -1, -2)) + n * np.eye(n)).astype(dtype)
+
+
+def _tolerance(dtype: Any) -> float:
+    return 1e-4 if np.dtype(dtype) in (np.float32, np.complex64) else 1e-10
+
+
+def assert_close(actual: ca.Array, expected: Any) -> None:
+    assert type(actual) is ca.Array
+    values = to_numpy(actual)
+    model = np.asarray(expected)
+    assert values.shape == model.shape, f"shape {values.shape} != {model.shape}"
+    assert values.dtype == model.dtype, f"dtype {values.dtype} != {model.dtype}"
+    tol = _tolerance(model.dtype)
+    np.testing.assert_allclose(values, model, rtol=tol, atol=tol)
+
+
+def assert_value(result: ca.Array, *inputs: ca.Array) -> None:
+    """Writing to ``result`` leaves the inputs alone, and the other way round."""
+    before_inputs = [to_numpy(x) for x in inputs]
+    before_result = to_numpy(result)
+    if result.ndim == 0:
+        for x, model in zip(inputs, before_inputs, strict=True):
+            if x.size:
+                x[(0,) * x.ndim] = x[(0,) * x.ndim] + 1
+                np.testing.assert_array_equal(to_numpy(result), before_result)
+                x[(0,) * x.ndim] = ca.asarray(model[(0,) * x.ndim], device=x.device)
+        return
+    if result.size:
+        result[...] = 0
+    for x, model in zip(inputs, before_inputs, strict=True):
+        np.testing.assert_array_equal(to_numpy(x), model)
+    after_result = to_numpy(result)
+    for x in inputs:
+        if x.size:
+            x[...] = 7
+    np.testing.assert_array_equal(to_numpy(result), after_result)
+
+
+# -- functions of one stack of matrices ---------------------------------------
+
+# name -> (cowarray function, NumPy model, input maker)
+Maker = Callable[[tuple[int, ...], str], np.ndarray]
+SINGLE: dict[str, tuple[Callable[[ca.Array], Any], Callable[[np.ndarray], Any], Maker]] = {
+    "det": (ca.linalg.det, np.linalg.det, _random),
+    "inv": (ca.linalg.inv, np.linalg.inv, _spd),
+    "cholesky": (ca.linalg.cholesky, np.linalg.cholesky, _spd),
+    "cholesky upper": (
+        lambda x: ca.linalg.cholesky(x, upper=True),
+        lambda m: np.linalg.cholesky(m, upper=True),
+        _spd,
+    ),
+    "eigvalsh": (ca.linalg.eigvalsh, np.linalg.eigvalsh, _spd),
+    "svdvals": (ca.linalg.svdvals, np.linalg.svdvals, _random),
+    "pinv": (ca.linalg.pinv, lambda m: np.linalg.pinv(m, rtol=None), _random),
+    "matrix_rank": (ca.linalg.matrix_rank, np.linalg.matrix_rank, _random),
+    "matrix_norm fro": (ca.linalg.matrix_norm, np.linalg.matrix_norm, _random),
+    "matrix_norm nuc": (
+        lambda x: ca.linalg.matrix_norm(x, ord="nuc"),
+        lambda m: np.linalg.matrix_norm(m, ord="nuc"),
+        _random,
+    ),
+    "matrix_norm -inf keepdims": (
+        lambda x: ca.linalg.matrix_norm(x, ord=-np.inf, keepdims=True),
+        lambda m: np.linalg.matrix_norm(m, ord=-np.inf, keepdims=True),
+        _random,
+    ),
+    "matrix_norm 2": (
+        lambda x: ca.linalg.matrix_norm(x, ord=2),
+        lambda m: np.linalg.matrix_norm(m, ord=2),
+        _random,
+    ),
+    "matrix_power 3": (
+        lambda x: ca.linalg.matrix_power(x, 3),
+        lambda m: np.linalg.matrix_power(m, 3),
+        _random,
+    ),
+    "matrix_power -2": (
+        lambda x: ca.linalg.matrix_power(x, -2),
+        lambda m: np.linalg.matrix_power(m, -2),
+        _spd,
+    ),
+    "matrix_power 0": (
+        lambda x: ca.linalg.matrix_power(x, 0),
+        lambda m: np.linalg.matrix_power(m, 0),
+        _random,
+    ),
+    "trace": (ca.linalg.trace, lambda m: np.linalg.trace(m), _random),
+    "trace offset": (
+        lambda x: ca.linalg.trace(x, offset=-1),
+        lambda m: np.linalg.trace(m, offset=-1),
+        _random,
+    ),
+    "diagonal": (ca.linalg.diagonal, np.linalg.diagonal, _random),
+    "diagonal offset": (
+        lambda x: ca.linalg.diagonal(x, offset=1),
+        lambda m: np.linalg.diagonal(m, offset=1),
+        _random,
+    ),
+    "matrix_transpose": (ca.matrix_transpose, np.linalg.matrix_transpose, _random),
+    "linalg.matrix_transpose": (
+        ca.linalg.matrix_transpose,
+        np.linalg.matrix_transpose,
+        _random,
+    ),
+}
+
+SQUARE_SHAPES = [(3, 3), (2, 4, 4), (2, 1, 3, 3), (0, 3, 3)]
+DTYPES = ["float32", "float64", "complex64", "complex128"]
+
+
+@pytest.mark.parametrize("shape", SQUARE_SHAPES, ids=str)
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", list(SINGLE))
+def test_single_matrix_function_matches_numpy(
+    name: str, dtype: str, shape: tuple[int, ...], device: ca.Device
+) -> None:
+    function, model, make = SINGLE[name]
+    data = make(shape, dtype)
+    x = ca.asarray(data, device=device)
+    result = function(x)
+    assert result.device is device
+    assert_close(result, model(data))
+    assert_value(result, x)
+
+
+@pytest.mark.parametrize("name", list(SINGLE))
+def test_single_matrix_function_reads_non_contiguous_input(name: str) -> None:
+    function, model, make = SINGLE[name]
+    base = make((2, 6, 6), "float64")
+    view_model = base[:, ::2, ::2] if name not in ("inv", "cholesky", "cholesky upper") else base
+    view_model = np.swapaxes(view_model, -1, -2)
+    x = ca.asarray(base)
+    view = ca.permute_dims(
+        x[:, ::2, ::2] if name not in ("inv", "cholesky", "cholesky upper") else x, (0, 2, 1)
+    )
+    assert_close(function(view), model(view_model))
+    np.testing.assert_array_equal(to_numpy(x), base)
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (3, 4), (2, 5, 2), (0, 2, 3), (3, 0)], ids=str)
+@pytest.mark.parametrize("name", ["svdvals", "pinv", "matrix_rank", "matrix_norm fro", "trace"])
+def test_rectangular_and_empty_matrices_match_numpy(name: str, shape: tuple[int, ...]) -> None:
+    function, model, make = SINGLE[name]
+    data = make(shape, "float64")
+    assert_close(function(ca.asarray(data)), model(data))
+
+
+def test_integer_trace_uses_the_default_integer_dtype() -> None:
+    data = np.arange(9, dtype=np.int8).reshape(3, 3)
+    assert_close(ca.linalg.trace(ca.asarray(data)), np.asarray(12, dtype=np.int64))
+    unsigned = np.arange(9, dtype=np.uint16).reshape(3, 3)
+    assert_close(ca.linalg.trace(ca.asarray(unsigned)), np.asarray(12, dtype=np.uint64))
+    assert_close(
+        ca.linalg.trace(ca.asarray(data), dtype=ca.float32), np.asarray(12, dtype=np.float32)
+    )
+
+
+def test_diagonal_and_matrix_transpose_are_lazy_values() -> None:
+    x = ca.asarray(np.arange(9.0).reshape(3, 3))
+    for view in (ca.linalg.diagonal(x), ca.matrix_transpose(x), ca.linalg.matrix_transpose(x)):
+        assert ca.shares_buffer(view, x)
+    diagonal = ca.linalg.diagonal(x)
+    diagonal[0] = 100.0
+    np.testing.assert_array_equal(to_numpy(x), np.arange(9.0).reshape(3, 3))
+    np.testing.assert_array_equal(to_numpy(diagonal), [100.0, 4.0, 8.0])
+
+
+def test_diagonal_accepts_boolean_matrices() -> None:
+    data = np.eye(3, dtype=bool)
+    assert_close(ca.linalg.diagonal(ca.asarray(data)), np.ones(3, dtype=bool))
+
+
+# -- decompositions: named tuples whose parts reconstruct the input -------------
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(3, 3), (2, 4, 4), (0, 2, 2)], ids=str)
+def test_eigh_returns_named_eigenpairs(dtype: str, shape: tuple[int, ...]) -> None:
+    data = _spd(shape, dtype)
+    result = ca.linalg.eigh(ca.asarray(data))
+    assert isinstance(result, ca.linalg.EighResult)
+    assert_close(result.eigenvalues, np.linalg.eigvalsh(data))
+    w, v = to_numpy(result.eigenvalues), to_numpy(result.eigenvectors)
+    np.testing.assert_allclose(
+        data @ v, v * w[..., None, :], rtol=_tolerance(dtype) * 10, atol=_tolerance(dtype) * 10
+    )
+
+
+@pytest.mark.parametrize(
+    ("dtype", "complex_dtype"),
+    [("float32", "complex64"), ("float64", "complex128"), ("complex64", "complex64")],
+)
+def test_eig_and_eigvals_are_complex_even_for_real_spectra(dtype: str, complex_dtype: str) -> None:
+    data = np.array([[[2.0, 0.0], [0.0, 3.0]], [[0.0, -1.0], [1.0, 0.0]]], dtype=dtype)
+    x = ca.asarray(data)
+    result = ca.linalg.eig(x)
+    assert isinstance(result, ca.linalg.EigResult)
+    assert result.eigenvalues.dtype == complex_dtype
+    assert result.eigenvectors.dtype == complex_dtype
+    values = ca.linalg.eigvals(x)
+    assert values.dtype == complex_dtype
+    expected = np.linalg.eigvals(data).astype(complex_dtype)
+    np.testing.assert_allclose(np.sort_complex(to_numpy(values)), np.sort_complex(expected))
+    w, v = to_numpy(result.eigenvalues), to_numpy(result.eigenvectors)
+    np.testing.assert_allclose(data @ v, v * w[..., None, :], atol=1e-5)
+
+
+@pytest.mark.parametrize("mode", ["reduced", "complete"])
+@pytest.mark.parametrize("shape", [(4, 3), (3, 4), (2, 3, 3)], ids=str)
+def test_qr_returns_named_factors_that_reconstruct_the_input(
+    mode: Any, shape: tuple[int, ...]
+) -> None:
+    data = _random(shape)
+    result = ca.linalg.qr(ca.asarray(data), mode=mode)
+    assert isinstance(result, ca.linalg.QRResult)
+    q, r = np.linalg.qr(data, mode=mode)
+    assert_close(result.Q, q)
+    assert_close(result.R, r)
+    np.testing.assert_allclose(to_numpy(result.Q) @ to_numpy(result.R), data, atol=1e-10)
+
+
+@pytest.mark.parametrize("full_matrices", [True, False])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_svd_returns_named_factors(full_matrices: bool, dtype: str) -> None:
+    data = _random((2, 4, 3), dtype)
+    result = ca.linalg.svd(ca.asarray(data), full_matrices=full_matrices)
+    assert isinstance(result, ca.linalg.SVDResult)
+    u, s, vh = np.linalg.svd(data, full_matrices=full_matrices)
+    assert result.U.shape == u.shape
+    assert result.Vh.shape == vh.shape
+    assert_close(result.S, s)
+    k = s.shape[-1]
+    rebuilt = (to_numpy(result.U)[..., :k] * to_numpy(result.S)[..., None, :]) @ to_numpy(
+        result.Vh
+    )[..., :k, :]
+    tol = _tolerance(dtype) * 10
+    np.testing.assert_allclose(rebuilt, data, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_slogdet_returns_named_sign_and_log(dtype: str) -> None:
+    data = _random((3, 3, 3), dtype)
+    result = ca.linalg.slogdet(ca.asarray(data))
+    assert isinstance(result, ca.linalg.SlogdetResult)
+    sign, logabsdet = np.linalg.slogdet(data)
+    assert_close(result.sign, sign)
+    assert_close(result.logabsdet, logabsdet)
+    singular = ca.linalg.slogdet(ca.zeros((2, 2)))
+    assert float(singular.sign) == 0.0
+    assert float(singular.logabsdet) == -np.inf
+
+
+@pytest.mark.parametrize(
+    "decompose",
+    [ca.linalg.eigh, ca.linalg.eig, ca.linalg.qr, ca.linalg.svd, ca.linalg.slogdet],
+    ids=lambda f: f.__name__,
+)
+def test_every_part_of_a_decomposition_is_a_value(
+    decompose: Callable[[ca.Array], tuple[ca.Array, ...]],
+) -> None:
+    data = _spd((3, 3))
+    for index in range(len(decompose(ca.asarray(data)))):
+        x = ca.asarray(data)
+        assert_value(decompose(x)[index], x)
+
+
+# -- functions of two operands --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a_shape", "b_shape"),
+    [
+        ((3, 3), (3,)),
+        ((3, 3), (3, 2)),
+        ((2, 3, 3), (3, 2)),
+        ((2, 3, 3), (1, 3, 4)),
+        ((3, 3), (0, 3, 1)),
+    ],
+    ids=str,
+)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_solve_matches_numpy_with_vector_and_stacked_right_hand_sides(
+    a_shape: tuple[int, ...], b_shape: tuple[int, ...], dtype: str, device: ca.Device
+) -> None:
+    a, b = _spd(a_shape, dtype), _random(b_shape, dtype)
+    x1, x2 = ca.asarray(a, device=device), ca.asarray(b, device=device)
+    result = ca.linalg.solve(x1, x2)
+    assert_close(result, np.linalg.solve(a, b))
+    assert_value(result, x1, x2)
+
+
+def test_solve_promotes_mixed_precision() -> None:
+    a = _spd((3, 3), "float32")
+    b = _random((3,), "float64")
+    result = ca.linalg.solve(ca.asarray(a), ca.asarray(b))
+    assert result.dtype == ca.float64
+
+
+@pytest.mark.parametrize(
+    ("a_shape", "b_shape"),
+    [((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)), ((2, 1, 3, 4), (5, 4, 2)), ((0, 3), (3, 2))],
+    ids=str,
+)
+@pytest.mark.parametrize("dtype", ["int8", "int64", "uint16", "float32", "complex128"])
+def test_matmul_matches_numpy(
+    a_shape: tuple[int, ...], b_shape: tuple[int, ...], dtype: str, device: ca.Device
+) -> None:
+    a = (_random(a_shape) * 3).astype(dtype)
+    b = (_random(b_shape) * 3).astype(dtype)
+    x1, x2 = ca.asarray(a, device=device), ca.asarray(b, device=device)
+    expected = np.matmul(a, b)
+    for result in (ca.matmul(x1, x2), ca.linalg.matmul(x1, x2), x1 @ x2):
+        assert_close(result, expected)
+    assert_value(ca.matmul(x1, x2), x1, x2)
+
+
+def test_matmul_promotes_like_the_standard() -> None:
+    a = ca.ones((2, 2), dtype=ca.int8)
+    b = ca.ones((2, 2), dtype=ca.uint8)
+    assert ca.matmul(a, b).dtype == ca.int16
+    assert ca.matmul(ca.ones((2, 2), dtype=ca.float32), ca.ones(2)).dtype == ca.float64
+
+
+@pytest.mark.parametrize(
+    ("a_shape", "b_shape", "axis"),
+    [((3,), (3,), -1), ((2, 3), (3,), -1), ((4, 2), (3, 4, 2), -2), ((3, 5), (3, 5), 0)],
+    ids=str,
+)
+@pytest.mark.parametrize("dtype", ["int32", "float64", "complex64"])
+def test_vecdot_conjugates_the_first_operand(
+    a_shape: tuple[int, ...], b_shape: tuple[int, ...], axis: int, dtype: str
+) -> None:
+    a, b = _random(a_shape, dtype), _random(b_shape, dtype)
+    if dtype == "int32":
+        a, b = (a * 5).astype(dtype), (b * 5).astype(dtype)
+    expected = np.linalg.vecdot(a, b, axis=axis if axis < 0 else axis - len(a_shape))
+    for function in (ca.vecdot, ca.linalg.vecdot):
+        assert_close(function(ca.asarray(a), ca.asarray(b), axis=axis), expected)
+    manual = np.sum(np.conj(a) * b, axis=axis)
+    np.testing.assert_allclose(
+        to_numpy(ca.vecdot(ca.asarray(a), ca.asarray(b), axis=axis)), manual, rtol=1e-4
+    )
+
+
+@pytest.mark.parametrize(
+    ("a_shape", "b_shape", "axes"),
+    [
+        ((2, 3), (4,), 0),
+        ((3, 4, 5), (5, 2), 1),
+        ((3, 4, 5), (4, 5, 2), 2),
+        ((3, 4, 5), (4, 2), ((1,), (0,))),
+        ((3, 4, 5), (5, 3, 2), ((0, 2), (1, 0))),
+        ((3, 4, 5), (6, 5, 2), ([-1], [-2])),
+        ((0, 3), (3, 2), 1),
+    ],
+    ids=str,
+)
+def test_tensordot_matches_numpy(
+    a_shape: tuple[int, ...], b_shape: tuple[int, ...], axes: Any
+) -> None:
+    a, b = _random(a_shape), _random(b_shape)
+    expected = np.tensordot(a, b, axes=axes)
+    for function in (ca.tensordot, ca.linalg.tensordot):
+        assert_close(function(ca.asarray(a), ca.asarray(b), axes=axes), expected)
+
+
+@pytest.mark.parametrize(
+    ("a_shape", "b_shape", "axis"),
+    [((3,), (3,), -1), ((4, 3), (3,), -1), ((3, 4), (2, 3, 4), -2), ((2, 3, 2), (2, 3, 2), 1)],
+    ids=str,
+)
+@pytest.mark.parametrize("dtype", ["int64", "float32", "complex128"])
+def test_cross_matches_numpy(
+    a_shape: tuple[int, ...], b_shape: tuple[int, ...], axis: int, dtype: str
+) -> None:
+    a, b = (_random(a_shape, dtype) * 4).astype(dtype), (_random(b_shape, dtype) * 4).astype(dtype)
+    negative = axis if axis < 0 else axis - len(a_shape)
+    expected = np.linalg.cross(a, b, axis=negative)
+    assert_close(ca.linalg.cross(ca.asarray(a), ca.asarray(b), axis=axis), expected)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "float64", "complex64"])
+def test_outer_matches_numpy(dtype: str) -> None:
+    a, b = (np.arange(4) + 1).astype(dtype), (np.arange(3) * 2).astype(dtype)
+    x1, x2 = ca.asarray(a), ca.asarray(b)
+    result = ca.linalg.outer(x1, x2)
+    assert_close(result, np.outer(a, b))
+    assert_value(result, x1, x2)
+    assert_close(ca.linalg.outer(ca.asarray(a[:0]), x2), np.outer(a[:0], b))
+
+
+# -- vector_norm --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ord", [2, 1, 0, -1, -2, np.inf, -np.inf, 3, 0.5])
+@pytest.mark.parametrize(
+    ("axis", "keepdims"), [(None, False), (None, True), (1, False), ((0, 2), True), (-1, True)]
+)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_vector_norm_matches_numpy(ord: float, axis: Any, keepdims: bool, dtype: str) -> None:
+    data = _random((2, 3, 4), dtype)
+    result = ca.linalg.vector_norm(ca.asarray(data), axis=axis, keepdims=keepdims, ord=ord)
+    expected = np.linalg.vector_norm(data, axis=axis, keepdims=keepdims, ord=ord)
+    assert_close(result, expected)
+
+
+def test_vector_norm_of_a_zero_dimensional_array_is_its_magnitude() -> None:
+    assert_close(ca.linalg.vector_norm(ca.asarray(-3.0)), np.asarray(3.0))
+    assert_close(
+        ca.linalg.vector_norm(ca.asarray(3 + 4j, dtype=ca.complex64)), np.asarray(5.0, "float32")
+    )
+
+
+def test_vector_norm_of_an_empty_array_is_zero() -> None:
+    assert_close(ca.linalg.vector_norm(ca.zeros((0, 3)), axis=0), np.zeros(3))
+
+
+def test_vector_norm_propagates_nan_and_inf() -> None:
+    x = ca.asarray([1.0, np.inf, 2.0])
+    assert float(ca.linalg.vector_norm(x)) == np.inf
+    assert np.isnan(float(ca.linalg.vector_norm(ca.asarray([1.0, np.nan]))))
+
+
+# -- bad input -------------------------------------------------------------------
+
+
+FLOATING_ONLY = [
+    ca.linalg.cholesky,
+    ca.linalg.det,
+    ca.linalg.eigh,
+    ca.linalg.eigvalsh,
+    ca.linalg.eig,
+    ca.linalg.eigvals,
+    ca.linalg.inv,
+    ca.linalg.matrix_norm,
+    ca.linalg.matrix_rank,
+    ca.linalg.pinv,
+    ca.linalg.qr,
+    ca.linalg.slogdet,
+    ca.linalg.svd,
+    ca.linalg.svdvals,
+    ca.linalg.vector_norm,
+]
+
+
+@pytest.mark.parametrize("function", FLOATING_ONLY, ids=lambda f: f.__name__)
+def test_integer_input_to_a_floating_point_function_raises_type_error(
+    function: Callable[[ca.Array], Any],
+) -> None:
+    x = ca.asarray([[1, 2], [3, 4]])
+    with pytest.raises(TypeError, match="x must have a floating-point dtype"):
+        function(x)
+    np.testing.assert_array_equal(to_numpy(x), [[1, 2], [3, 4]])
+
+
+@pytest.mark.parametrize("function", FLOATING_ONLY, ids=lambda f: f.__name__)
+def test_float16_input_to_a_floating_point_function_raises_type_error(
+    function: Callable[[ca.Array], Any],
+) -> None:
+    with pytest.raises(TypeError, match="float16"):
+        function(ca.ones((2, 2), dtype=ca.float16))
+
+
+@pytest.mark.parametrize(
+    "function",
+    [ca.linalg.det, ca.linalg.inv, ca.linalg.cholesky, ca.linalg.eigh, ca.linalg.slogdet],
+    ids=lambda f: f.__name__,
+)
+def test_non_square_input_raises_value_error(function: Callable[[ca.Array], Any]) -> None:
+    with pytest.raises(ValueError, match="square"):
+        function(ca.ones((2, 3)))
+
+
+@pytest.mark.parametrize(
+    "function",
+    [ca.linalg.det, ca.linalg.svdvals, ca.linalg.trace, ca.matrix_transpose, ca.linalg.diagonal],
+    ids=lambda f: f.__name__,
+)
+def test_vector_input_to_a_matrix_function_raises_value_error(
+    function: Callable[[ca.Array], Any],
+) -> None:
+    with pytest.raises(ValueError, match="at least 2 dimensions"):
+        function(ca.ones(3))
+
+
+def test_singular_matrix_raises_value_error() -> None:
+    with pytest.raises(ValueError, match="Singular matrix"):
+        ca.linalg.inv(ca.zeros((2, 2)))
+
+
+def test_mixed_kinds_are_refused_like_the_standard() -> None:
+    with pytest.raises(TypeError, match="cannot combine"):
+        ca.matmul(ca.ones((2, 2), dtype=ca.int64), ca.ones((2, 2)))
+    with pytest.raises(TypeError, match="x1 must have a numeric dtype"):
+        ca.matmul(ca.ones((2, 2), dtype=ca.bool), ca.ones((2, 2), dtype=ca.bool))
+    with pytest.raises(TypeError, match="x2 must have a floating-point dtype"):
+        ca.linalg.solve(ca.eye(2), ca.asarray([1, 2]))
+
+
+def test_mixed_devices_are_refused() -> None:
+    a = ca.ones((2, 2))
+    b = ca.ones((2, 2), device="cpu:1")
+    for function in (ca.matmul, ca.linalg.solve, ca.tensordot, ca.vecdot, ca.linalg.cross):
+        with pytest.raises(ValueError, match="different devices"):
+            function(a, b)
+    with pytest.raises(ValueError, match="different devices"):
+        ca.linalg.outer(a[0], b[0])
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: ca.matmul(ca.ones(3), ca.ones(4)), ValueError, "not aligned"),
+        (lambda: ca.matmul(ca.asarray(1.0), ca.ones(1)), ValueError, "at least one dimension"),
+        (lambda: ca.vecdot(ca.ones(3), ca.ones(4)), ValueError, "lengths 3 and 4"),
+        (lambda: ca.vecdot(ca.ones((2, 3)), ca.ones(3), axis=0), ValueError, "axis=0"),
+        (lambda: ca.vecdot(ca.ones(3), ca.ones(3), axis=1.0), TypeError, "axis must be an integer"),
+        (lambda: ca.linalg.cross(ca.ones(2), ca.ones(2)), ValueError, "length 3"),
+        (lambda: ca.linalg.outer(ca.ones((2, 2)), ca.ones(2)), ValueError, "1-D"),
+        (lambda: ca.tensordot(ca.ones(3), ca.ones(4), axes=1), ValueError, "equal lengths"),
+        (lambda: ca.tensordot(ca.ones(3), ca.ones(3), axes=-1), ValueError, "negative"),
+        (lambda: ca.tensordot(ca.ones(3), ca.ones(3), axes=3), ValueError, "exceeds"),
+        (lambda: ca.tensordot(ca.ones(3), ca.ones(3), axes="x"), TypeError, "axes"),
+        (lambda: ca.linalg.solve(ca.eye(3), ca.ones(2)), ValueError, "does not fit"),
+        (lambda: ca.linalg.qr(ca.eye(2), mode="r"), ValueError, "mode"),
+        (lambda: ca.linalg.matrix_norm(ca.eye(2), ord=3), ValueError, "ord=3"),
+        (lambda: ca.linalg.vector_norm(ca.eye(2), ord="fro"), TypeError, "ord"),
+        (lambda: ca.linalg.matrix_power(ca.eye(2), 1.5), TypeError, "n must be an int"),
+        (lambda: ca.linalg.matrix_rank(ca.eye(2), rtol="big"), TypeError, "rtol"),
+        (lambda: ca.linalg.pinv(ca.eye(2), rtol=ca.asarray(1)), TypeError, "rtol"),
+        (lambda: ca.linalg.cholesky(ca.eye(2), upper=1), TypeError, "upper"),
+        (lambda: ca.linalg.trace(ca.eye(2), offset=0.5), TypeError, "offset"),
+        (lambda: ca.linalg.det([[1.0]]), TypeError, "x must be a cowarray Array"),
+    ],
+)
+def test_bad_arguments_raise_the_standard_exception(
+    call: Callable[[], Any], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_rtol_as_an_array_broadcasts_over_the_stack() -> None:
+    data = np.stack([np.diag([1.0, 1e-3]), np.diag([1.0, 1e-3])])
+    rtol = ca.asarray([1e-2, 1e-4])
+    assert to_numpy(ca.linalg.matrix_rank(ca.asarray(data), rtol=rtol)).tolist() == [1, 2]
+    pinv = ca.linalg.pinv(ca.asarray(data), rtol=rtol)
+    np.testing.assert_allclose(to_numpy(pinv)[0], np.diag([1.0, 0.0]))
+    np.testing.assert_allclose(to_numpy(pinv)[1], np.diag([1.0, 1e3]))

@@ -1,0 +1,190 @@
+"""A stand-in ``cupy`` module: NumPy computes, CUDA streams and events are recorded.
+
+Loads ``cowarray/_backends/cupy.py`` (and its namespace module) against it, so
+tests check what the backend asks of streams and events, and what the COW core
+does with it, on machines without a GPU. Never touches the real CuPy: the
+modules are loaded afresh under pytest's monkeypatch, which puts back whatever
+``sys.modules`` held before.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import types
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+import pytest
+
+BACKENDS = Path(__file__).parents[2] / "cowarray" / "_backends"
+
+# Standard names NumPy 2 has but CuPy 13 lacks or spells the NumPy 1 way.
+CUPY_13_GAPS = (
+    "acos", "astype", "concat", "permute_dims", "pow", "bitwise_invert", "vecdot", "unstack",
+)  # fmt: skip
+
+
+class FakeArray(np.ndarray):
+    """Stands in for ``cupy.ndarray`` (NumPy collapses view chains as CuPy does)."""
+
+    @property
+    def device(self) -> Any:
+        return types.SimpleNamespace(id=0)
+
+    @property
+    def data(self) -> Any:  # type: ignore[override]
+        # CuPy's MemoryPointer: the address, and the allocation it points into
+        owner = self if self.base is None else self.base
+        return types.SimpleNamespace(ptr=self.__array_interface__["data"][0], mem=owner)
+
+
+def make(values: Any) -> FakeArray:
+    """A FakeArray that owns its memory (``base`` None), as CuPy's fresh arrays do."""
+    host = np.asarray(values)
+    array = FakeArray(host.shape, dtype=host.dtype)
+    array[...] = host
+    return array
+
+
+def _owned(result: Any) -> Any:
+    return make(result) if type(result) is np.ndarray else result
+
+
+def _returning_fakes(function: Callable[..., Any]) -> Callable[..., Any]:
+    def call(*args: Any, **kwargs: Any) -> Any:
+        result = function(*args, **kwargs)
+        if isinstance(result, tuple):
+            return tuple(_owned(part) for part in result)
+        return _owned(result)
+
+    return call
+
+
+def fake_array(
+    obj: Any, dtype: Any = None, copy: bool = True, blocking: bool = False, **_: Any
+) -> FakeArray:
+    """``cupy.array``: a copy; ``blocking`` is recorded so tests can ask for it."""
+    fake_array.last_blocking = blocking  # type: ignore[attr-defined]
+    return make(np.array(obj, dtype=dtype, copy=True))
+
+
+def fake_asarray(obj: Any, dtype: Any = None) -> Any:
+    """``cupy.asarray``: the same array when nothing needs converting."""
+    if isinstance(obj, FakeArray) and (dtype is None or obj.dtype == dtype):
+        return obj
+    return make(np.asarray(obj, dtype=dtype))
+
+
+def fake_asnumpy(array: Any, stream: Any = None) -> np.ndarray:
+    return np.array(array, copy=True)
+
+
+class FakeEvent:
+    def __init__(self, block: bool = False, disable_timing: bool = False) -> None:
+        self.done = False
+        self.synchronized = False
+
+    def synchronize(self) -> None:
+        self.synchronized = True
+        self.done = True
+
+
+class FakeStream:
+    def __init__(self, ptr: int) -> None:
+        self.ptr = ptr
+        self.recorded: list[FakeEvent] = []
+        self.waited: list[FakeEvent] = []
+
+    def record(self, event: FakeEvent | None = None) -> FakeEvent:
+        event = FakeEvent() if event is None else event
+        self.recorded.append(event)
+        return event
+
+    def wait_event(self, event: FakeEvent) -> None:
+        self.waited.append(event)
+
+    def __enter__(self) -> FakeStream:
+        return self
+
+    def __exit__(self, *args: object) -> None:
+        return None
+
+
+class FakeDevice:
+    entered: ClassVar[list[int]] = []
+
+    def __init__(self, device_id: int) -> None:
+        self.id = device_id
+
+    def __enter__(self) -> FakeDevice:
+        FakeDevice.entered.append(self.id)
+        return self
+
+    def __exit__(self, *args: object) -> None:
+        return None
+
+
+class FakeCuda:
+    """``cupy.cuda``: a current device and a current stream that tests set."""
+
+    Event = FakeEvent
+    Device = FakeDevice
+    Stream = types.SimpleNamespace(null=FakeStream(0), ptds=FakeStream(2))
+
+    @staticmethod
+    def ExternalStream(pointer: int, device_id: int = -1) -> FakeStream:
+        return FakeStream(pointer)
+
+    def __init__(self) -> None:
+        self.current = FakeStream(ptr=100)
+        self.current_device = 0
+        self.device_count = 2
+        self.runtime = types.SimpleNamespace(
+            getDevice=lambda: self.current_device,
+            getDeviceCount=lambda: self.device_count,
+            CUDARuntimeError=RuntimeError,
+        )
+
+    def get_current_stream(self, device_id: int = -1) -> FakeStream:
+        return self.current
+
+
+def fake_cupy(missing: tuple[str, ...] = ()) -> types.ModuleType:
+    module = types.ModuleType("cupy")
+    for name in dir(np):
+        if name.startswith("_") or name in missing:
+            continue
+        value = getattr(np, name)
+        if callable(value) and not isinstance(value, type | np.ufunc):
+            value = _returning_fakes(value)  # ufuncs keep .at and return FakeArrays
+        setattr(module, name, value)
+    module.ndarray = FakeArray  # type: ignore[attr-defined]
+    module.array = fake_array  # type: ignore[attr-defined]
+    module.asarray = fake_asarray  # type: ignore[attr-defined]
+    module.asnumpy = fake_asnumpy  # type: ignore[attr-defined]
+    module.linalg = np.linalg  # type: ignore[attr-defined]
+    module.fft = np.fft  # type: ignore[attr-defined]
+    module.cuda = FakeCuda()  # type: ignore[attr-defined]
+    return module
+
+
+def load_backend_module(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
+    """``cowarray._backends.cupy`` loaded against a fresh stand-in ``cupy``.
+
+    The stand-in's ``cuda`` object is the module's attribute ``fake``.
+    """
+    cupy = fake_cupy(CUPY_13_GAPS)
+    monkeypatch.setitem(sys.modules, "cupy", cupy)
+    for name in ("_cupy_namespace", "cupy"):
+        spec = importlib.util.spec_from_file_location(
+            f"cowarray._backends.{name}", BACKENDS / f"{name}.py"
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        monkeypatch.setitem(sys.modules, spec.name, module)
+        spec.loader.exec_module(module)
+    module.fake = cupy.cuda  # type: ignore[attr-defined]
+    return module

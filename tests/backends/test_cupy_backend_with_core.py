@@ -1,0 +1,141 @@
+"""The COW core and the Array driving the CuPy backend, on the stand-in ``cupy``.
+
+A ``cuda:0`` device is made for each test with the stand-in backend (and
+forgotten afterwards), so the real paths run: ``lazy_clone`` -> the core's
+record -> ``note_share``; a write -> ``copy`` or the last holder's
+``must_copy_before_write``; ``__array__``; ``to_device``. The stand-in records
+which stream waits for which event; tests/gpu/ checks the same on a GPU.
+"""
+
+from __future__ import annotations
+
+import gc
+import types
+import weakref
+from typing import Any
+
+import numpy as np
+import pytest
+from _stand_in import FakeArray, FakeStream, load_backend_module
+
+import cowarray as ca
+from cowarray import _backends
+from cowarray.testing import assert_equal_to_model, to_numpy
+
+
+@pytest.fixture
+def stand_in(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
+    """The CuPy backend module, loaded against the stand-in ``cupy``."""
+    return load_backend_module(monkeypatch)
+
+
+@pytest.fixture
+def gpu(monkeypatch: pytest.MonkeyPatch, stand_in: types.ModuleType) -> ca.Device:
+    """A cuda:0 device served by the stand-in backend, not interned beyond the test."""
+    backend = stand_in.CupyBackend(0)
+    original = _backends.backend_for
+
+    def backend_for(device: ca.Device) -> Any:
+        return backend if device.kind == "cuda" else original(device)
+
+    # Without the real cuda devices a GPU machine has interned already.
+    interned = {key: device for key, device in ca.Device._interned.items() if key[0] != "cuda"}
+    monkeypatch.setattr(ca.Device, "_interned", interned)
+    monkeypatch.setattr(_backends, "backend_for", backend_for)
+    return ca.Device("cuda", 0)
+
+
+def test_arrays_on_the_device_hold_backend_arrays(gpu: ca.Device) -> None:
+    x = ca.arange(6.0, device=gpu)
+    assert type(x._data) is FakeArray
+    assert x._data.base is None
+    total = x + 1.0
+    assert type(total._data) is FakeArray
+    assert_equal_to_model(total, np.arange(6.0) + 1.0)
+    assert repr(ca.asarray([1.0, 2.0], device=gpu)).endswith("device='cuda:0')")
+
+
+def test_clone_on_one_stream_written_on_another_waits_for_the_first(
+    stand_in: types.ModuleType, gpu: ca.Device
+) -> None:
+    clone_stream, write_stream = FakeStream(1), FakeStream(2)
+    x = ca.arange(6.0, device=gpu)
+    stand_in.fake.current = clone_stream
+    y = ca.lazy_clone(x)  # the core creates the record: note_share sees clone_stream
+    stand_in.fake.current = write_stream
+    y[0] = -1.0  # y copies on write_stream, after clone_stream's work
+    assert write_stream.waited == [clone_stream.recorded[0]]
+    assert_equal_to_model(x, np.arange(6.0))
+    assert_equal_to_model(y, np.array([-1.0, 1.0, 2.0, 3.0, 4.0, 5.0]))
+
+
+def test_last_holder_write_waits_for_the_copy_out_of_its_memory(
+    stand_in: types.ModuleType, gpu: ca.Device
+) -> None:
+    copy_stream, write_stream = FakeStream(1), FakeStream(2)
+    x = ca.arange(6.0, device=gpu)
+    y = ca.lazy_clone(x)
+    stand_in.fake.current = copy_stream
+    y[0] = -1.0
+    copy_done = copy_stream.recorded[-1]
+    stand_in.fake.current = write_stream
+    x[0] = 10.0  # x is the sole holder now: it writes in place, after the copy
+    assert write_stream.waited == [copy_done]
+    assert to_numpy(x)[0] == 10.0
+    assert to_numpy(y)[0] == -1.0
+
+
+def test_memory_of_a_dead_source_waits_for_its_copy(
+    stand_in: types.ModuleType, gpu: ca.Device
+) -> None:
+    stream = FakeStream(1)
+    stand_in.fake.current = stream
+    x = ca.arange(6.0, device=gpu)
+    memory = weakref.ref(x._data)
+    y = ca.lazy_clone(x)
+    y[0] = -1.0
+    del x
+    gc.collect()
+    assert memory() is not None, "freed while the copy out of it may still run"
+    stream.recorded[-1].done = True
+    ca.lazy_clone(y)[1] = 0.0  # any later copy releases finished ones
+    gc.collect()
+    assert memory() is None
+
+
+def test_slice_joins_the_buffer_and_a_write_copies_only_its_region(
+    gpu: ca.Device, copies: Any
+) -> None:
+    x = ca.arange(8.0, device=gpu)
+    part = x[2:4]
+    assert ca.shares_buffer(x, part)
+    part[0] = -1.0
+    assert (copies.copies, copies.bytes_copied) == (1, 2 * 8)
+    assert to_numpy(x)[2] == 2.0
+
+
+def test_numpy_conversion_is_refused_and_leaves_no_holder(gpu: ca.Device) -> None:
+    x = ca.arange(3.0, device=gpu)
+    for copy in (None, False, True):
+        with pytest.raises(TypeError, match=r"to_device\('cpu'\)"):
+            x.__array__(copy=copy)
+    with pytest.raises(TypeError, match=r"to_device\('cpu'\)"):
+        np.asarray(x)
+    assert ca.cow_info(x).holders == 1
+
+
+def test_to_device_between_host_and_gpu(stand_in: types.ModuleType, gpu: ca.Device) -> None:
+    host = ca.asarray([[1.0, 2.0], [3.0, 4.0]])
+    on_gpu = host.to_device(gpu, stream=1)
+    assert on_gpu.device is gpu
+    assert type(on_gpu._data) is FakeArray
+    back = on_gpu.T.to_device("cpu")
+    assert back.device == ca.Device("cpu")
+    assert_equal_to_model(back, np.array([[1.0, 3.0], [2.0, 4.0]]))
+    with pytest.raises(TypeError, match="stream"):
+        host.to_device(gpu, stream="fast")
+
+
+def test_mixing_the_gpu_with_the_host_is_refused(gpu: ca.Device) -> None:
+    with pytest.raises(ValueError, match="different devices"):
+        ca.zeros(2, device=gpu) + ca.zeros(2)
