@@ -70,7 +70,8 @@ TORCH_OPS: dict[str, Op] = {
 def _libraries() -> dict[str, tuple[Any, Callable[[np.ndarray], Any]]]:
     """name -> (namespace, convert a NumPy input)."""
     libraries: dict[str, tuple[Any, Callable[[np.ndarray], Any]]] = {
-        "numpy": (np, lambda a: a),
+        # every library gets its own fresh copy, so memory placement is alike
+        "numpy": (np, lambda a: np.array(a, copy=True)),
         "cowarray": (cowarray, cowarray.asarray),
     }
     strict = importlib.import_module("array_api_strict")
