@@ -117,7 +117,11 @@ def asarray(
             ) from None
         _check_supported(data, obj)
         return _foreign(data, target)
-    if isinstance(obj, (int, float, complex)) and type(obj) is not bool and target_dtype is not None:
+    if (
+        isinstance(obj, (int, float, complex))
+        and type(obj) is not bool
+        and target_dtype is not None
+    ):
         # A bool converts to any dtype (as 0 or 1); other scalars must fit its kind.
         check_scalar(target_dtype, obj)
     try:
