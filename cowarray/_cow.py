@@ -160,7 +160,9 @@ class Observer(Protocol):
 #: The one flag tested on hot paths: None unless something is observing.
 observer: Observer | None = None
 
-_record_lock = threading.Lock()
+# Re-entrant: a garbage collection inside a locked section (any allocation)
+# can end a DLPack exposure, whose release takes this lock on the same thread.
+_record_lock = threading.RLock()
 _NO_FAST_WRITE: Final[frozenset[type]] = frozenset()
 _counter_lock = threading.Lock()
 
@@ -226,19 +228,29 @@ def state_of(holder: Holder) -> str:
 
 
 def attach(holder: Holder) -> Buffer:
-    """The holder's record, created on first need (thread-safe, once)."""
+    """The holder's record, created on first need (thread-safe, once).
+
+    The record is built outside the lock: building it allocates, an
+    allocation can run the garbage collector, and a collected DLPack consumer
+    releases its exposure under the same lock.
+    """
     buf = holder._buf
     if buf is None:
+        backend = holder._device.backend
+        data = holder._data
+        candidate = Buffer(backend.memory_owner(data), backend.owner_nbytes(data))
         with _record_lock:
             buf = holder._buf
             if buf is None:
                 holder._fast_write = _NO_FAST_WRITE
-                backend = holder._device.backend
-                buf = Buffer(backend.memory_owner(holder._data), backend.owner_nbytes(holder._data))
-                # The memory is about to be shared: a GPU backend notes the
-                # current stream, so later copies see the values as of now.
-                backend.note_share(holder._data)
-                holder._buf = buf
+                holder._buf = buf = candidate
+                created = True
+            else:
+                created = False  # another thread attached first: use its record
+        if created:
+            # The memory is about to be shared: a GPU backend notes the
+            # current stream, so later copies see the values as of now.
+            backend.note_share(data)
     return buf
 
 

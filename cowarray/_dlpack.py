@@ -410,6 +410,11 @@ def _negotiate(x: object, copy: bool | None) -> tuple[Device, bool, Any, tuple[i
     attempts: list[dict[str, Any]] = [{"max_version": _MAX_VERSION}, {}]
     if copy is not None:
         attempts = [{**kwargs, "copy": copy} for kwargs in attempts] + [{}]
+    if dl_device[0] == _DL_CUDA:
+        # The standard: the consumer names its stream, and the producer makes
+        # that stream wait for its pending work on the memory.
+        stream = source.backend.dlpack_consumer_stream()
+        attempts = [{**kwargs, "stream": stream} for kwargs in attempts]
     capsule, kwargs = _ask(method, attempts)
     _check_unused(capsule)
     return source, "copy" in kwargs and copy is True, capsule, dl_device
@@ -421,6 +426,12 @@ def _ask(method: Any, attempts: list[dict[str, Any]]) -> tuple[Any, dict[str, An
         try:
             return method(**kwargs), kwargs
         except TypeError:  # an older producer: retry without the newer keywords
+            continue
+        except BufferError:
+            # A producer that cannot honour copy=True itself (CuPy on its own
+            # device): ask without it; the caller then copies the import.
+            if kwargs.get("copy") is not True:
+                raise
             continue
     return method(**attempts[-1]), attempts[-1]
 

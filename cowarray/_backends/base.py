@@ -116,6 +116,10 @@ class Backend(Protocol):
 
     # -- devices with streams (the CuPy backend); NumPy does nothing here ----------
 
+    def dlpack_consumer_stream(self) -> int | None:
+        """The stream a DLPack import from this device should name (None: host)."""
+        ...
+
     def note_share(self, data: Any) -> None:
         """``data``'s memory is about to gain a second holder (a sharing record).
 

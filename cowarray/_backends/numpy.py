@@ -251,6 +251,9 @@ class NumpyBackend:
         else:
             _UNBUFFERED[op].at(target, index, values)
 
+    def dlpack_consumer_stream(self) -> int | None:
+        return None  # host memory: DLPack's stream must be None
+
     def note_share(self, data: np.ndarray) -> None:
         return None  # host memory: no streams to order
 

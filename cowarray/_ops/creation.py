@@ -103,7 +103,7 @@ def asarray(
     target_dtype = _dtype_or_none(dtype)
     if type(obj) is Array:
         return _from_array(obj, target_dtype, device, copy)
-    target = _device_or_default(device)
+    target = _device_or_default(device) if device is not None else _device_of(obj)
     backend = target.backend
     if isinstance(obj, backend.array_type):
         return _from_backend_array(obj, target_dtype, target, copy)
@@ -137,6 +137,19 @@ def asarray(
         # a view of someone's buffer (bytes, memoryview, ...): take a copy
         data = backend.copy(data)
     return new_array(data, None, target)
+
+
+def _device_of(obj: object) -> Device:
+    # The standard: without device=, an array-like input keeps its device (a
+    # CuPy array or a CUDA torch tensor stays on its GPU). Anything else: cpu.
+    ask = getattr(obj, "__dlpack_device__", None)
+    if ask is None or isinstance(obj, CPU.backend.array_type):
+        return CPU
+    try:
+        kind, index = ask()
+    except Exception:  # not a usable answer: treat it as host data
+        return CPU
+    return Device("cuda", index) if kind == 2 else CPU
 
 
 def _from_array(obj: Array, dtype: Any, device: object, copy: bool | None) -> Array:

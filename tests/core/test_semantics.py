@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import cowarray as ca
+from cowarray import _cow
 from cowarray.testing import assert_equal_to_model, to_numpy
 
 # -- rule 1: value semantics ----------------------------------------------------
@@ -542,3 +543,22 @@ def test_empty_list_index_selects_nothing() -> None:
     assert x[[]].shape == (0,)
     x[[]] = 1.0
     assert_equal_to_model(x, np.arange(5.0))
+
+
+def test_a_release_during_a_locked_section_does_not_deadlock() -> None:
+    # A garbage collection inside any locked section of the core may end a
+    # DLPack exposure on the same thread; its release must not wait forever.
+    x = ca.zeros(3)
+    buf = _cow.attach(x)
+    buf.expose()
+    finished = threading.Event()
+
+    def collect_inside_the_lock() -> None:
+        with _cow._record_lock:
+            buf.release()
+        finished.set()
+
+    worker = threading.Thread(target=collect_inside_the_lock, daemon=True)
+    worker.start()
+    assert finished.wait(timeout=5.0)
+    assert ca.cow_info(x).state != "exposed"
