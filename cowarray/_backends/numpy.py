@@ -17,9 +17,75 @@ def _reshape(x: np.ndarray, shape: tuple[int, ...], copy: bool | None = None) ->
     return x.reshape(shape, copy=copy)
 
 
+def _std(
+    x: np.ndarray, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False
+) -> Any:
+    # The method skips np.std's dispatch, and ddof= is NumPy's correction=.
+    return x.std(axis=axis, ddof=correction, keepdims=keepdims)
+
+
+def _var(
+    x: np.ndarray, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False
+) -> Any:
+    return x.var(axis=axis, ddof=correction, keepdims=keepdims)
+
+
+def _floor_divide(x1: Any, x2: Any, /, out: Any = None) -> Any:
+    # NumPy follows Python's // where exactly one operand is infinite
+    # (inf // 1 -> nan, 1 // -inf -> -1); the standard wants the true
+    # quotient there (+-inf, +-0). ``out`` may be x1 itself (in-place //=).
+    first = x1 if isinstance(x1, np.ndarray) else np.asarray(x2)
+    if first.dtype.kind != "f":
+        return np.floor_divide(x1, x2, out=out)
+    special = np.isinf(x1) != np.isinf(x2)
+    if not special.any():
+        return np.floor_divide(x1, x2, out=out)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        quotient = np.true_divide(x1, x2)
+        result = np.floor_divide(x1, x2, out=out)
+    if isinstance(result, np.ndarray):
+        np.copyto(result, quotient, where=special)
+        return result
+    return np.where(special, quotient, result)
+
+
+def _expm1(x: np.ndarray, /) -> Any:
+    # NumPy's complex expm1 misses C99's special values where the real part
+    # is infinite or NaN (expm1(inf+0j) gives inf+nanj), where exp(x) - 1 has
+    # them, and keeps the sign of a -0 real part (the standard: +0).
+    if x.dtype.kind != "c":
+        return np.expm1(x)
+    with np.errstate(invalid="ignore", over="ignore"):
+        result = np.asarray(np.expm1(x))
+        special = ~np.isfinite(x.real)
+        if special.any():
+            result = np.where(special, np.exp(x) - 1, result)
+    zero = x == 0
+    if zero.any():
+        result.real[zero] = 0.0
+    return result
+
+
+def _tanh(x: np.ndarray, /) -> Any:
+    # For an infinite real part and a finite imaginary part y NumPy gives
+    # +-1 with the sign of sin(2y) on the zero imaginary part; the standard
+    # wants the sign of y (1 + 0j for y > 0), as conj(tanh(z)) == tanh(conj(z)).
+    result = np.tanh(x)
+    if x.dtype.kind != "c":
+        return result
+    special = np.isinf(x.real) & np.isfinite(x.imag)
+    if not special.any():
+        return result
+    fixed = np.empty_like(x)
+    fixed.real = np.copysign(1.0, x.real)
+    fixed.imag = np.copysign(0.0, x.imag)
+    return np.where(special, fixed, result)
+
+
 # Standard names that NumPy spells differently, lacks, or serves slowly.
 # NumPy 2 already has most 2025.12 names (acos, concat, permute_dims, pow, ...).
 _RENAMED: dict[str, Any] = {"reshape": _reshape}
+_RENAMED.update(std=_std, var=_var, floor_divide=_floor_divide, expm1=_expm1, tanh=_tanh)
 
 # The ufuncs whose unbuffered ``.at`` serves index_update (duplicates accumulate).
 _UNBUFFERED: dict[str, np.ufunc] = {

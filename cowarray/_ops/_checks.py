@@ -47,8 +47,26 @@ CATEGORY: Final[dict[str, str]] = {
     # math
     "sqrt": _FLOATING, "exp": _FLOATING, "log": _FLOATING, "sin": _FLOATING,
     "cos": _FLOATING,
+    "acos": _FLOATING, "acosh": _FLOATING, "asin": _FLOATING, "asinh": _FLOATING,
+    "atan": _FLOATING, "atanh": _FLOATING, "cosh": _FLOATING, "sinh": _FLOATING,
+    "tan": _FLOATING, "tanh": _FLOATING, "expm1": _FLOATING, "log1p": _FLOATING,
+    "log2": _FLOATING, "log10": _FLOATING, "reciprocal": _FLOATING,
+    "atan2": _REAL_FLOATING, "copysign": _REAL_FLOATING, "hypot": _REAL_FLOATING,
+    "logaddexp": _REAL_FLOATING, "nextafter": _REAL_FLOATING, "signbit": _REAL_FLOATING,
+    "ceil": _REAL, "floor": _REAL, "trunc": _REAL, "clip": _REAL,
+    "maximum": _REAL, "minimum": _REAL,
+    "round": _NUMERIC, "sign": _NUMERIC, "square": _NUMERIC, "conj": _NUMERIC,
+    "real": _NUMERIC, "imag": "c",
+    "isfinite": _NUMERIC, "isinf": _NUMERIC, "isnan": _NUMERIC,
+    # logical
+    "logical_and": "b", "logical_or": "b", "logical_xor": "b", "logical_not": "b",
     # reductions
     "sum": _NUMERIC, "prod": _NUMERIC, "max": _REAL, "min": _REAL,
+    "mean": _FLOATING, "std": _REAL_FLOATING, "var": _REAL_FLOATING,
+    "cumulative_sum": _NUMERIC, "cumulative_prod": _NUMERIC,
+    # searching, sorting, sets, utility
+    "argmax": _REAL, "argmin": _REAL, "searchsorted": _REAL, "sort": _REAL,
+    "argsort": _REAL, "diff": _NUMERIC,
 }  # fmt: skip
 
 _CATEGORY_NAMES: Final = {
@@ -60,6 +78,7 @@ _CATEGORY_NAMES: Final = {
     _REAL_FLOATING: "real floating-point",
     _ANY: "any",
     "b": "boolean",
+    "c": "complex floating-point",
 }
 
 

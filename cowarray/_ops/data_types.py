@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Final
+
+import numpy as np
 
 from .._array import Array, lazy_clone, wrap
 from .._devices import as_device
-from .._dtypes import to_dtype
+from .._dtypes import ALL_DTYPES, check_scalar, promote, to_dtype
 from ._args import require_array
 
-__all__ = ["astype"]
+__all__ = [
+    "FInfo",
+    "IInfo",
+    "astype",
+    "can_cast",
+    "finfo",
+    "iinfo",
+    "isdtype",
+    "result_type",
+]
 
 
 def astype(x: Array, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Array:
@@ -48,3 +60,256 @@ def astype(x: Array, dtype: Any, /, *, copy: bool = True, device: Any = None) ->
             "take real(x) or abs(x) first"
         )
     return wrap(x._device.backend.xp.astype(x._data, target_dtype), x._device)
+
+
+def _dtype_of(value: object, function: str, name: str) -> np.dtype[Any]:
+    if type(value) is Array:
+        return value.dtype
+    if isinstance(value, np.dtype):
+        return to_dtype(value, name)
+    raise TypeError(
+        f"{function}: {name} must be a cowarray dtype or an Array, got {type(value).__name__}"
+    )
+
+
+def can_cast(from_: Any, to: Any, /) -> bool:
+    """Whether the standard's promotion rules allow casting ``from_`` to ``to``.
+
+    Parameters
+    ----------
+    from_ : dtype or Array
+        The dtype to cast from (an Array's own dtype).
+    to : dtype
+        The dtype to cast to.
+
+    Returns
+    -------
+    bool
+        True when promoting ``from_`` with ``to`` gives ``to``: widening
+        within a kind, unsigned to a wider signed integer, real to complex
+        floating. Casts across kinds the standard does not promote (integer to
+        floating, bool to numbers) are False.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.can_cast(ca.int8, ca.int32), ca.can_cast(ca.float64, ca.float32)
+    (True, False)
+    >>> ca.can_cast(ca.asarray([1, 2]), ca.float64)
+    False
+    """
+    source = _dtype_of(from_, "can_cast", "from_")
+    if not isinstance(to, np.dtype):
+        raise TypeError(f"can_cast: to must be a cowarray dtype, got {type(to).__name__}")
+    target = to_dtype(to, "to")
+    try:
+        return promote(source, target) == target
+    except TypeError:
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class FInfo:
+    """Machine limits of a floating-point dtype, as Python floats."""
+
+    #: Number of bits of the (real) floating-point type.
+    bits: int
+    #: Difference between 1.0 and the next larger representable number.
+    eps: float
+    #: Largest representable number.
+    max: float
+    #: Smallest (most negative) representable number.
+    min: float
+    #: Smallest positive number with full precision.
+    smallest_normal: float
+    #: The real floating-point dtype described.
+    dtype: np.dtype[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class IInfo:
+    """Machine limits of an integer dtype, as Python ints."""
+
+    #: Number of bits of the type.
+    bits: int
+    #: Largest representable number.
+    max: int
+    #: Smallest representable number.
+    min: int
+    #: The integer dtype described.
+    dtype: np.dtype[Any]
+
+
+_REAL_OF: Final[dict[np.dtype[Any], np.dtype[Any]]] = {
+    np.dtype("complex64"): np.dtype("float32"),
+    np.dtype("complex128"): np.dtype("float64"),
+}
+
+
+def finfo(type: Any, /) -> FInfo:
+    """Machine limits of a floating-point dtype (a complex dtype's component).
+
+    Parameters
+    ----------
+    type : dtype or Array
+        A floating-point dtype, or an array of one.
+
+    Returns
+    -------
+    FInfo
+        ``bits``, ``eps``, ``max``, ``min``, ``smallest_normal`` (Python
+        floats) and ``dtype`` (a real floating-point dtype).
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.finfo(ca.float32).bits
+    32
+    >>> ca.finfo(ca.complex128).dtype
+    dtype('float64')
+    >>> ca.finfo(ca.ones(2)).eps
+    2.220446049250313e-16
+    """
+    dtype = _dtype_of(type, "finfo", "type")
+    if dtype.kind not in "fc":
+        raise ValueError(f"finfo needs a floating-point dtype, got {dtype}; use iinfo for integers")
+    real = _REAL_OF.get(dtype, dtype)
+    info = np.finfo(real)
+    return FInfo(
+        bits=int(info.bits),
+        eps=float(info.eps),
+        max=float(info.max),
+        min=float(info.min),
+        smallest_normal=float(info.smallest_normal),
+        dtype=real,
+    )
+
+
+def iinfo(type: Any, /) -> IInfo:
+    """Machine limits of an integer dtype.
+
+    Parameters
+    ----------
+    type : dtype or Array
+        An integer dtype, or an array of one.
+
+    Returns
+    -------
+    IInfo
+        ``bits``, ``max``, ``min`` (Python ints) and ``dtype``.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> info = ca.iinfo(ca.int8)
+    >>> info.min, info.max, info.bits
+    (-128, 127, 8)
+    >>> ca.iinfo(ca.asarray([1], dtype=ca.uint16)).max
+    65535
+    """
+    dtype = _dtype_of(type, "iinfo", "type")
+    if dtype.kind not in "iu":
+        raise ValueError(f"iinfo needs an integer dtype, got {dtype}; use finfo for floating point")
+    info = np.iinfo(dtype)
+    return IInfo(bits=int(info.bits), max=int(info.max), min=int(info.min), dtype=dtype)
+
+
+_KINDS: Final[dict[str, str]] = {
+    "bool": "b",
+    "signed integer": "i",
+    "unsigned integer": "u",
+    "integral": "iu",
+    "real floating": "f",
+    "complex floating": "c",
+    "numeric": "iufc",
+}
+
+
+def isdtype(dtype: Any, kind: Any) -> bool:
+    """Whether ``dtype`` is ``kind``: a dtype, a kind name, or a tuple of them.
+
+    Parameters
+    ----------
+    dtype : dtype
+        The dtype to test.
+    kind : dtype, str or tuple
+        A dtype (equality), one of ``'bool'``, ``'signed integer'``,
+        ``'unsigned integer'``, ``'integral'``, ``'real floating'``,
+        ``'complex floating'``, ``'numeric'``, or a tuple of these (any
+        matches). ``float16``, which cowarray also stores, counts as
+        ``'real floating'``.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.isdtype(ca.float32, "real floating")
+    True
+    >>> ca.isdtype(ca.int8, ("bool", "unsigned integer"))
+    False
+    >>> ca.isdtype(ca.int8, ca.int8)
+    True
+    """
+    if not isinstance(dtype, np.dtype):
+        raise TypeError(f"isdtype: dtype must be a cowarray dtype, got {type(dtype).__name__}")
+    if dtype not in ALL_DTYPES:
+        raise ValueError(f"isdtype: dtype={dtype} is not a dtype cowarray supports")
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return any(_is_kind(dtype, k) for k in kinds)
+
+
+def _is_kind(dtype: np.dtype[Any], kind: object) -> bool:
+    if isinstance(kind, np.dtype):
+        return dtype == kind
+    if isinstance(kind, str):
+        try:
+            return dtype.kind in _KINDS[kind]
+        except KeyError:
+            raise ValueError(
+                f"isdtype: kind={kind!r} is not a dtype kind; expected one of "
+                f"{', '.join(repr(k) for k in _KINDS)}"
+            ) from None
+    raise TypeError(
+        f"isdtype: kind must be a dtype, a kind name or a tuple of them, got {type(kind).__name__}"
+    )
+
+
+def result_type(*arrays_and_dtypes: Any) -> np.dtype[Any]:
+    """The dtype the standard's promotion rules give for these operands.
+
+    Parameters
+    ----------
+    *arrays_and_dtypes : Array, dtype, or Python scalar
+        At least one Array or dtype. Python scalars are weak: they take the
+        promoted dtype of the others, provided their kind fits it.
+
+    Returns
+    -------
+    dtype
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.result_type(ca.int8, ca.uint8)
+    dtype('int16')
+    >>> ca.result_type(ca.asarray([1.0], dtype=ca.float32), 2)
+    dtype('float32')
+    """
+    dtypes: list[np.dtype[Any]] = []
+    scalars: list[object] = []
+    for position, value in enumerate(arrays_and_dtypes):
+        if type(value) in (bool, int, float, complex):
+            scalars.append(value)
+        else:
+            dtypes.append(_dtype_of(value, "result_type", f"argument {position}"))
+    if not dtypes:
+        raise ValueError("result_type needs at least one Array or dtype (scalars alone are weak)")
+    result = dtypes[0]
+    for dtype in dtypes[1:]:
+        result = promote(result, dtype)
+    for scalar in scalars:
+        check_scalar(result, scalar)
+    return result

@@ -8,38 +8,82 @@ Array), with the standard's promotion rules checked in ``_apply``.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable
 
-from .._array import Array, binary_operation, unary_operation
+from .._array import Array, binary_operation, lazy_clone, unary_operation, wrap
+from .._dtypes import check_scalar, promote
+from ._checks import check_dtypes
+from .data_types import iinfo
 
 __all__ = [
     "abs",
+    "acos",
+    "acosh",
     "add",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
     "bitwise_and",
     "bitwise_invert",
     "bitwise_left_shift",
     "bitwise_or",
     "bitwise_right_shift",
     "bitwise_xor",
+    "ceil",
+    "clip",
+    "conj",
+    "copysign",
     "cos",
+    "cosh",
     "divide",
     "equal",
     "exp",
+    "expm1",
+    "floor",
     "floor_divide",
     "greater",
     "greater_equal",
+    "hypot",
+    "imag",
+    "isfinite",
+    "isinf",
+    "isnan",
     "less",
     "less_equal",
     "log",
+    "log10",
+    "log1p",
+    "log2",
+    "logaddexp",
+    "logical_and",
+    "logical_not",
+    "logical_or",
+    "logical_xor",
+    "maximum",
+    "minimum",
     "multiply",
     "negative",
+    "nextafter",
     "not_equal",
     "positive",
     "pow",
+    "real",
+    "reciprocal",
     "remainder",
+    "round",
+    "sign",
+    "signbit",
     "sin",
+    "sinh",
     "sqrt",
+    "square",
     "subtract",
+    "tan",
+    "tanh",
+    "trunc",
 ]
 
 Scalar = bool | int | float | complex
@@ -161,3 +205,213 @@ sin = _unary("sin", "The sine of each element (radians).",
 cos = _unary("cos", "The cosine of each element (radians).",
     "ca.cos(ca.asarray([0.0]))", "cowarray.Array([1.], dtype=float64)")
 # fmt: on
+
+# fmt: off
+acos = _unary("acos", "The inverse cosine of each element (radians).",
+    "ca.acos(ca.asarray([1.0, 0.0]))", "cowarray.Array([0.        , 1.57079633], dtype=float64)")
+acosh = _unary("acosh", "The inverse hyperbolic cosine of each element.",
+    "ca.acosh(ca.asarray([1.0]))", "cowarray.Array([0.], dtype=float64)")
+asin = _unary("asin", "The inverse sine of each element (radians).",
+    "ca.asin(ca.asarray([0.0, 1.0]))", "cowarray.Array([0.        , 1.57079633], dtype=float64)")
+asinh = _unary("asinh", "The inverse hyperbolic sine of each element.",
+    "ca.asinh(ca.asarray([0.0]))", "cowarray.Array([0.], dtype=float64)")
+atan = _unary("atan", "The inverse tangent of each element (radians).",
+    "ca.atan(ca.asarray([0.0, 1.0]))", "cowarray.Array([0.        , 0.78539816], dtype=float64)")
+atanh = _unary("atanh", "The inverse hyperbolic tangent of each element.",
+    "ca.atanh(ca.asarray([0.0, 0.5]))", "cowarray.Array([0.        , 0.54930614], dtype=float64)")
+ceil = _unary("ceil", "The smallest integer-valued number not less than each element.",
+    "ca.ceil(ca.asarray([-1.5, 1.2]))", "cowarray.Array([-1.,  2.], dtype=float64)")
+conj = _unary("conj", "The complex conjugate of each element (real input: a new equal array).",
+    "ca.conj(ca.asarray([1 + 2j]))", "cowarray.Array([1.-2.j], dtype=complex128)")
+cosh = _unary("cosh", "The hyperbolic cosine of each element.",
+    "ca.cosh(ca.asarray([0.0]))", "cowarray.Array([1.], dtype=float64)")
+expm1 = _unary("expm1", "``exp(x) - 1`` for each element, accurate near zero.",
+    "ca.expm1(ca.asarray([0.0, 1e-10]))", "cowarray.Array([0.e+00, 1.e-10], dtype=float64)")
+floor = _unary("floor", "The largest integer-valued number not greater than each element.",
+    "ca.floor(ca.asarray([-1.5, 1.2]))", "cowarray.Array([-2.,  1.], dtype=float64)")
+isfinite = _unary("isfinite", "Whether each element is finite (not NaN, not infinite).",
+    "ca.isfinite(ca.asarray([1.0, float('inf'), float('nan')]))",
+    "cowarray.Array([ True, False, False], dtype=bool)")
+isinf = _unary("isinf", "Whether each element is positive or negative infinity.",
+    "ca.isinf(ca.asarray([1.0, -float('inf'), float('nan')]))",
+    "cowarray.Array([False,  True, False], dtype=bool)")
+isnan = _unary("isnan", "Whether each element is NaN.",
+    "ca.isnan(ca.asarray([1.0, float('inf'), float('nan')]))",
+    "cowarray.Array([False, False,  True], dtype=bool)")
+log1p = _unary("log1p", "``log(1 + x)`` for each element, accurate near zero.",
+    "ca.log1p(ca.asarray([0.0, 1e-10]))", "cowarray.Array([0.e+00, 1.e-10], dtype=float64)")
+log2 = _unary("log2", "The base-2 logarithm of each element.",
+    "ca.log2(ca.asarray([1.0, 8.0]))", "cowarray.Array([0., 3.], dtype=float64)")
+log10 = _unary("log10", "The base-10 logarithm of each element.",
+    "ca.log10(ca.asarray([1.0, 1000.0]))", "cowarray.Array([0., 3.], dtype=float64)")
+logical_not = _unary("logical_not", "The logical NOT of each boolean element.",
+    "ca.logical_not(ca.asarray([True, False]))", "cowarray.Array([False,  True], dtype=bool)")
+reciprocal = _unary("reciprocal", "``1 / x`` for each element of a floating-point array.",
+    "ca.reciprocal(ca.asarray([2.0, 4.0]))", "cowarray.Array([0.5 , 0.25], dtype=float64)")
+round = _unary("round", "Each element rounded to the nearest integer-valued number "
+    "(halves to even).",
+    "ca.round(ca.asarray([0.5, 1.5, -2.7]))", "cowarray.Array([ 0.,  2., -3.], dtype=float64)")
+sign = _unary("sign", "The sign of each element: -1, 0 or 1 (``x / |x|`` for complex).",
+    "ca.sign(ca.asarray([-3, 0, 5]))", "cowarray.Array([-1,  0,  1], dtype=int64)")
+signbit = _unary("signbit", "Whether the sign bit of each element is set (true for -0.0).",
+    "ca.signbit(ca.asarray([-0.0, 0.0, -1.0]))",
+    "cowarray.Array([ True, False,  True], dtype=bool)")
+sinh = _unary("sinh", "The hyperbolic sine of each element.",
+    "ca.sinh(ca.asarray([0.0]))", "cowarray.Array([0.], dtype=float64)")
+square = _unary("square", "Each element multiplied by itself.",
+    "ca.square(ca.asarray([-3, 4]))", "cowarray.Array([ 9, 16], dtype=int64)")
+tan = _unary("tan", "The tangent of each element (radians).",
+    "ca.tan(ca.asarray([0.0]))", "cowarray.Array([0.], dtype=float64)")
+tanh = _unary("tanh", "The hyperbolic tangent of each element.",
+    "ca.tanh(ca.asarray([0.0]))", "cowarray.Array([0.], dtype=float64)")
+trunc = _unary("trunc", "Each element rounded towards zero to an integer-valued number.",
+    "ca.trunc(ca.asarray([-1.7, 1.7]))", "cowarray.Array([-1.,  1.], dtype=float64)")
+
+atan2 = _binary("atan2", "The angle of the point ``(x2, x1)`` from the positive x axis "
+    "(radians).",
+    "ca.atan2(ca.asarray([1.0, -1.0]), 0.0)",
+    "cowarray.Array([ 1.57079633, -1.57079633], dtype=float64)")
+copysign = _binary("copysign", "The magnitude of ``x1`` with the sign of ``x2``.",
+    "ca.copysign(ca.asarray([1.0, -2.0]), -0.0)", "cowarray.Array([-1., -2.], dtype=float64)")
+hypot = _binary("hypot", "``sqrt(x1**2 + x2**2)`` without overflow or underflow.",
+    "ca.hypot(ca.asarray([3.0, 5.0]), 4.0)",
+    "cowarray.Array([5.        , 6.40312424], dtype=float64)")
+logaddexp = _binary("logaddexp", "``log(exp(x1) + exp(x2))`` without overflow.",
+    "ca.logaddexp(ca.asarray([0.0, 1000.0]), 0.0)",
+    "cowarray.Array([6.93147181e-01, 1.00000000e+03], dtype=float64)")
+logical_and = _binary("logical_and", "The logical AND of each pair of boolean elements.",
+    "ca.logical_and(ca.asarray([True, False]), True)", "cowarray.Array([ True, False], dtype=bool)")
+logical_or = _binary("logical_or", "The logical OR of each pair of boolean elements.",
+    "ca.logical_or(ca.asarray([True, False]), False)", "cowarray.Array([ True, False], dtype=bool)")
+logical_xor = _binary("logical_xor", "The logical exclusive OR of each pair of boolean elements.",
+    "ca.logical_xor(ca.asarray([True, False]), True)", "cowarray.Array([False,  True], dtype=bool)")
+maximum = _binary("maximum", "The larger of each pair of elements; NaN propagates.",
+    "ca.maximum(ca.asarray([1, 5]), 3)", "cowarray.Array([3, 5], dtype=int64)")
+minimum = _binary("minimum", "The smaller of each pair of elements; NaN propagates.",
+    "ca.minimum(ca.asarray([1, 5]), 3)", "cowarray.Array([1, 3], dtype=int64)")
+nextafter = _binary("nextafter", "The next representable number after ``x1`` towards ``x2``.",
+    "ca.nextafter(ca.asarray([0.0]), 1.0)", "cowarray.Array([5.e-324], dtype=float64)")
+# fmt: on
+
+
+def real(x: Array, /) -> Array:
+    """The real component of each element.
+
+    Parameters
+    ----------
+    x : Array
+        A numeric array. For a real-valued ``x`` the result equals ``x`` (a
+        lazy clone, O(1)).
+
+    Returns
+    -------
+    Array
+        A lazy value: for complex ``x`` it views ``x``'s buffer until either
+        array is written. The dtype is the real dtype of the same precision.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.real(ca.asarray([1 + 2j, 3 - 4j]))
+    cowarray.Array([1., 3.], dtype=float64)
+    """
+    if type(x) is not Array:
+        raise TypeError(f"real expects a cowarray Array, got {type(x).__name__}")
+    check_dtypes("real", x.dtype)
+    if x.dtype.kind != "c":
+        return lazy_clone(x)
+    return wrap(x._device.backend.xp.real(x._data), x._device, (x,))
+
+
+def imag(x: Array, /) -> Array:
+    """The imaginary component of each element of a complex array.
+
+    Parameters
+    ----------
+    x : Array
+        A complex floating-point array.
+
+    Returns
+    -------
+    Array
+        A lazy value that views ``x``'s buffer until either array is written;
+        its dtype is the real dtype of the same precision.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.imag(ca.asarray([1 + 2j, 3 - 4j]))
+    cowarray.Array([ 2., -4.], dtype=float64)
+    """
+    if type(x) is not Array:
+        raise TypeError(f"imag expects a cowarray Array, got {type(x).__name__}")
+    check_dtypes("imag", x.dtype)
+    return wrap(x._device.backend.xp.imag(x._data), x._device, (x,))
+
+
+def clip(
+    x: Array,
+    /,
+    min: int | float | Array | None = None,
+    max: int | float | Array | None = None,
+) -> Array:
+    """Each element of ``x`` clamped to the range ``[min, max]``.
+
+    Parameters
+    ----------
+    x : Array
+        A real-valued array.
+    min, max : int, float, Array or None
+        The bounds; ``None`` applies no bound. Arrays broadcast with ``x``
+        and must promote with it under the standard's rules; Python scalars
+        must fit ``x``'s kind. An integer bound outside ``x``'s dtype range is
+        saturated to that range. A NaN bound gives NaN.
+
+    Returns
+    -------
+    Array
+        A new array with ``x``'s dtype (and the broadcast shape).
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.clip(ca.asarray([-2, 0, 7]), 0, 5)
+    cowarray.Array([0, 0, 5], dtype=int64)
+    >>> ca.clip(ca.asarray([1.0, 9.0]), max=ca.asarray([0.5, 10.0]))
+    cowarray.Array([0.5, 9. ], dtype=float64)
+    """
+    if type(x) is not Array:
+        raise TypeError(f"clip expects a cowarray Array, got {type(x).__name__}")
+    check_dtypes("clip", x.dtype)
+    lower = _clip_bound(x, min, "min")
+    upper = _clip_bound(x, max, "max")
+    if lower is None and upper is None:
+        return lazy_clone(x)
+    xp = x._device.backend.xp
+    result = xp.clip(x._data, min=lower, max=upper)
+    if result.dtype != x.dtype:
+        result = xp.astype(result, x.dtype)
+    return wrap(result, x._device)
+
+
+def _clip_bound(x: Array, bound: object, name: str) -> object:
+    if bound is None:
+        return None
+    if type(bound) is Array:
+        if bound._device is not x._device:
+            raise ValueError(
+                f"clip: {name} is on {bound._device} but x is on {x._device}; "
+                "move one with to_device"
+            )
+        check_dtypes("clip", bound.dtype)
+        promote(x.dtype, bound.dtype)
+        return bound._data
+    if isinstance(bound, complex) or type(bound) not in (int, float):
+        raise TypeError(
+            f"clip: {name} must be an int, a float, an Array or None, got {type(bound).__name__}"
+        )
+    check_scalar(x.dtype, bound)
+    if isinstance(bound, int) and x.dtype.kind in "iu":
+        info = iinfo(x.dtype)
+        return builtins.min(builtins.max(bound, info.min), info.max)
+    return bound

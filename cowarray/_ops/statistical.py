@@ -6,10 +6,20 @@ from typing import Any
 
 from .._array import Array, wrap
 from .._dtypes import to_dtype
-from ._args import normalize_axes, require_array
+from ._args import normalize_axes, normalize_axis, require_array
 from ._checks import check_dtypes
 
-__all__ = ["max", "mean", "min", "sum"]
+__all__ = [
+    "cumulative_prod",
+    "cumulative_sum",
+    "max",
+    "mean",
+    "min",
+    "prod",
+    "std",
+    "sum",
+    "var",
+]
 
 
 def _reduce(
@@ -104,3 +114,221 @@ def mean(
             "convert with astype(x, float64) first"
         )
     return _reduce("mean", x, axis, keepdims)
+
+
+def prod(
+    x: Array,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    dtype: Any = None,
+    keepdims: bool = False,
+) -> Array:
+    """The product of ``x``'s elements over ``axis`` (all axes by default).
+
+    Integer inputs multiply in the default integer dtype of their signedness
+    (``int64`` / ``uint64``) unless ``dtype`` says otherwise; an empty
+    product is 1.
+
+    Parameters
+    ----------
+    x : Array
+        A numeric array.
+    axis : int, tuple of int or None
+        The axes to reduce (all by default).
+    dtype : dtype, optional
+        The dtype to multiply in and return.
+    keepdims : bool, default False
+
+    Returns
+    -------
+    Array
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.prod(ca.asarray([[1, 2], [3, 4]]), axis=1)
+    cowarray.Array([ 2, 12], dtype=int64)
+    """
+    require_array(x, "x", "prod")
+    check_dtypes("prod", x.dtype)
+    resolved = None if dtype is None else to_dtype(dtype)
+    return _reduce("prod", x, axis, keepdims, dtype=resolved)
+
+
+def _spread(
+    name: str, x: Array, axis: int | tuple[int, ...] | None, correction: Any, keepdims: bool
+) -> Array:
+    require_array(x, "x", name)
+    check_dtypes(name, x.dtype)
+    if isinstance(correction, bool) or not isinstance(correction, (int, float)):
+        raise TypeError(
+            f"{name}: correction must be an int or a float, got {type(correction).__name__}"
+        )
+    if correction < 0:
+        raise ValueError(f"{name}: correction must be non-negative, got {correction}")
+    return _reduce(name, x, axis, keepdims, correction=correction)
+
+
+def std(
+    x: Array,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    correction: int | float = 0.0,
+    keepdims: bool = False,
+) -> Array:
+    """The standard deviation of a real floating-point array over ``axis``.
+
+    ``correction`` is subtracted from the number of elements in the divisor:
+    0 for the population, 1 for the unbiased sample estimate (Bessel).
+
+    Parameters
+    ----------
+    x : Array
+        A real floating-point array.
+    axis : int, tuple of int or None
+        The axes to reduce (all by default).
+    correction : int or float, default 0
+        Non-negative.
+    keepdims : bool, default False
+
+    Returns
+    -------
+    Array
+        ``x``'s dtype.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.std(ca.asarray([1.0, 2.0, 3.0, 4.0]), correction=1)
+    cowarray.Array(1.29099445, dtype=float64)
+    """
+    return _spread("std", x, axis, correction, keepdims)
+
+
+def var(
+    x: Array,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    correction: int | float = 0.0,
+    keepdims: bool = False,
+) -> Array:
+    """The variance of a real floating-point array over ``axis``.
+
+    ``correction`` is subtracted from the number of elements in the divisor:
+    0 for the population, 1 for the unbiased sample estimate (Bessel).
+
+    Parameters
+    ----------
+    x : Array
+        A real floating-point array.
+    axis : int, tuple of int or None
+        The axes to reduce (all by default).
+    correction : int or float, default 0
+        Non-negative.
+    keepdims : bool, default False
+
+    Returns
+    -------
+    Array
+        ``x``'s dtype.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.var(ca.asarray([1.0, 2.0, 3.0, 4.0]))
+    cowarray.Array(1.25, dtype=float64)
+    """
+    return _spread("var", x, axis, correction, keepdims)
+
+
+def _cumulative(name: str, x: Array, axis: int | None, dtype: Any, include_initial: bool) -> Array:
+    require_array(x, "x", name)
+    check_dtypes(name, x.dtype)
+    if type(include_initial) is not bool:
+        raise TypeError(
+            f"{name}: include_initial must be a bool, got {type(include_initial).__name__}"
+        )
+    if x.ndim == 0:
+        raise ValueError(f"{name} needs an array with at least one dimension, x is 0-d")
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError(f"{name}: axis is required for an array with {x.ndim} dimensions")
+        position = 0
+    else:
+        position = normalize_axis(axis, x.ndim)
+    resolved = None if dtype is None else to_dtype(dtype)
+    function = getattr(x._device.backend.xp, name)
+    data = function(x._data, axis=position, dtype=resolved, include_initial=include_initial)
+    return wrap(data, x._device)
+
+
+def cumulative_sum(
+    x: Array,
+    /,
+    *,
+    axis: int | None = None,
+    dtype: Any = None,
+    include_initial: bool = False,
+) -> Array:
+    """The running sum of ``x`` along ``axis`` (optional for 1-D arrays).
+
+    Parameters
+    ----------
+    x : Array
+        A numeric array with at least one dimension.
+    axis : int, optional
+    dtype : dtype, optional
+        Small integer dtypes accumulate in ``int64`` / ``uint64`` by default.
+    include_initial : bool, default False
+        Start with the sum of nothing (0), making ``axis`` one longer.
+
+    Returns
+    -------
+    Array
+        A new array; ``axis`` is one longer with ``include_initial``.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.cumulative_sum(ca.asarray([1, 2, 3]), include_initial=True)
+    cowarray.Array([0, 1, 3, 6], dtype=int64)
+    """
+    return _cumulative("cumulative_sum", x, axis, dtype, include_initial)
+
+
+def cumulative_prod(
+    x: Array,
+    /,
+    *,
+    axis: int | None = None,
+    dtype: Any = None,
+    include_initial: bool = False,
+) -> Array:
+    """The running product of ``x`` along ``axis`` (optional for 1-D arrays).
+
+    Parameters
+    ----------
+    x : Array
+        A numeric array with at least one dimension.
+    axis : int, optional
+    dtype : dtype, optional
+        Small integer dtypes accumulate in ``int64`` / ``uint64`` by default.
+    include_initial : bool, default False
+        Start with the product of nothing (1), making ``axis`` one longer.
+
+    Returns
+    -------
+    Array
+        A new array; ``axis`` is one longer with ``include_initial``.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.cumulative_prod(ca.asarray([[1, 2], [3, 4]]), axis=1)
+    cowarray.Array([[ 1,  2],
+                    [ 3, 12]], dtype=int64)
+    """
+    return _cumulative("cumulative_prod", x, axis, dtype, include_initial)

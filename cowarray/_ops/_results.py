@@ -1,0 +1,23 @@
+"""Wrapping results that the backend has just allocated."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._array import Array, new_array, wrap
+from .._devices import Device
+
+__all__ = ["fresh"]
+
+
+def fresh(data: Any, device: Device, inputs: tuple[Array, ...] = ()) -> Array:
+    """An Array owning ``data``, a result the backend allocated for this call.
+
+    Skips :func:`cowarray._array.wrap`'s view checks when the backend agrees
+    that ``data`` owns its memory (the common case of joining, gathering and
+    selecting); anything else goes through ``wrap`` with ``inputs``, the
+    arrays the result could view.
+    """
+    if data.base is None and type(data) is device.backend.array_type:
+        return new_array(data, None, device)
+    return wrap(data, device, inputs)

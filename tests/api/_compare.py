@@ -1,0 +1,65 @@
+"""Helpers for the API chapter tests: compare with NumPy, check value semantics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import cowarray as ca
+
+
+def host(x: ca.Array) -> np.ndarray:
+    """A private NumPy copy of ``x`` (holds no share of its buffer)."""
+    return np.array(x, copy=True)
+
+
+def assert_matches(result: Any, expected: Any, *, exact: bool = False) -> None:
+    """``result`` is a cowarray Array equal to ``expected`` in dtype, shape and values."""
+    assert type(result) is ca.Array, type(result)
+    expected = np.asarray(expected)
+    got = host(result)
+    assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
+    assert got.shape == expected.shape, (got.shape, expected.shape)
+    if exact or got.dtype.kind in "biu":
+        np.testing.assert_array_equal(got, expected)
+    else:
+        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=0, equal_nan=True)
+
+
+def _different(value: Any) -> Any:
+    if isinstance(value, (bool, np.bool_)):
+        return not value
+    return 0 if value != 0 else 1
+
+
+def _poke(x: ca.Array) -> None:
+    index = (0,) * x.ndim
+    x[index] = _different(host(x)[index].item())
+
+
+def assert_value(result: ca.Array, *inputs: ca.Array) -> None:
+    """``result`` and ``inputs`` are independent values.
+
+    Writing to ``result`` leaves every input as it was, and writing to an
+    input afterwards leaves ``result`` as it was.
+    """
+    if result.size == 0:
+        return
+    before = [host(x) for x in inputs]
+    _poke(result)
+    after_write = host(result)
+    for x, snapshot in zip(inputs, before, strict=True):
+        np.testing.assert_array_equal(host(x), snapshot)
+    for x in inputs:
+        if x.size:
+            _poke(x)
+    np.testing.assert_array_equal(host(result), after_write)
+
+
+def strided(values: Any, dtype: Any = None) -> ca.Array:
+    """A non-contiguous cowarray view (every other element of the last axis)."""
+    base = np.asarray(values, dtype=dtype)
+    doubled = np.repeat(base, 2, axis=-1) if base.ndim else base
+    x = ca.asarray(doubled)
+    return x[..., ::2] if base.ndim else x

@@ -1,0 +1,71 @@
+"""take and take_along_axis against NumPy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from _compare import assert_matches, assert_value, host, strided
+
+import cowarray as ca
+
+
+@pytest.mark.parametrize(
+    ("shape", "indices", "axis"),
+    [
+        ((5,), [0, 4, -1, 2, 2], None),
+        ((5,), [], None),
+        ((3, 4), [1, -1], 0),
+        ((3, 4), [3, 0, 0], 1),
+        ((3, 4), [2], -1),
+        ((2, 0), [], 1),
+    ],
+)
+def test_take_matches_numpy(shape: tuple[int, ...], indices: list[int], axis: int | None) -> None:
+    model = np.arange(int(np.prod(shape)), dtype="float32").reshape(shape)
+    x = strided(model)
+    index = np.asarray(indices, dtype="int64")
+    result = ca.take(x, ca.asarray(index), axis=axis)
+    assert_matches(result, np.take(model, index, axis=0 if axis is None else axis))
+    assert_value(result, x)
+
+
+def test_take_refuses_bad_indices() -> None:
+    x = ca.asarray([[1, 2], [3, 4]])
+    with pytest.raises(IndexError, match="out of bounds"):
+        ca.take(x, ca.asarray([2]), axis=0)
+    with pytest.raises(IndexError, match="out of bounds"):
+        ca.take(x, ca.asarray([-3]), axis=1)
+    with pytest.raises(ValueError, match="axis is required"):
+        ca.take(x, ca.asarray([0]))
+    with pytest.raises(TypeError, match="integer dtype"):
+        ca.take(x, ca.asarray([0.0]), axis=0)
+    with pytest.raises(ValueError, match="1-dimensional"):
+        ca.take(x, ca.asarray([[0]]), axis=0)
+    with pytest.raises(TypeError, match="indices"):
+        ca.take(x, [0], axis=0)  # type: ignore[arg-type]
+    np.testing.assert_array_equal(host(x), [[1, 2], [3, 4]])
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_take_along_axis_matches_numpy(axis: int) -> None:
+    model = np.asarray([[3.0, 1.0, 2.0], [9.0, -7.0, 8.0]])
+    order = np.argsort(model, axis=axis)
+    result = ca.take_along_axis(ca.asarray(model), ca.asarray(order), axis=axis)
+    assert_matches(result, np.take_along_axis(model, order, axis=axis))
+
+
+def test_take_along_axis_broadcasts_and_takes_negative_indices() -> None:
+    model = np.arange(12).reshape(3, 4)
+    index = np.asarray([[-1, 0]])
+    result = ca.take_along_axis(ca.asarray(model), ca.asarray(index), axis=1)
+    assert_matches(result, np.take_along_axis(model, index, axis=1))
+
+
+def test_take_along_axis_refuses_bad_indices() -> None:
+    x = ca.zeros((2, 3))
+    with pytest.raises(IndexError, match="out of bounds"):
+        ca.take_along_axis(x, ca.asarray([[3]]), axis=1)
+    with pytest.raises(ValueError, match="dimensions"):
+        ca.take_along_axis(x, ca.asarray([0]), axis=1)
+    with pytest.raises(ValueError, match="broadcast"):
+        ca.take_along_axis(x, ca.asarray([[0], [0], [0]]), axis=1)

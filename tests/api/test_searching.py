@@ -1,0 +1,131 @@
+"""Searching functions against NumPy."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from _compare import assert_matches, assert_value, host, strided
+
+import cowarray as ca
+
+NAN = math.nan
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+@pytest.mark.parametrize(
+    ("axis", "keepdims"), [(None, False), (None, True), (0, False), (-1, True)]
+)
+def test_arg_extrema_match_numpy(name: str, axis: int | None, keepdims: bool) -> None:
+    model = np.asarray([[3.0, 7.0, 7.0], [-1.0, NAN, 2.0]])
+    result = getattr(ca, name)(strided(model), axis=axis, keepdims=keepdims)
+    assert_matches(result, getattr(np, name)(model, axis=axis, keepdims=keepdims))
+    assert result.dtype == ca.int64
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+def test_arg_extrema_refuse_empty_and_complex(name: str) -> None:
+    with pytest.raises(ValueError, match="empty"):
+        getattr(ca, name)(ca.zeros((0, 2)), axis=0)
+    with pytest.raises(TypeError, match=name):
+        getattr(ca, name)(ca.asarray([1j]))
+
+
+@pytest.mark.parametrize(
+    ("axis", "keepdims"), [(None, False), (0, True), ((0, 1), False), (-1, False)]
+)
+def test_count_nonzero_matches_numpy(axis: int | tuple[int, ...] | None, keepdims: bool) -> None:
+    model = np.asarray([[0.0, NAN, -0.0], [1.0, 2.0, 0.0]])
+    result = ca.count_nonzero(ca.asarray(model), axis=axis, keepdims=keepdims)
+    expected = np.asarray(np.count_nonzero(model, axis=axis, keepdims=keepdims), dtype="int64")
+    assert_matches(result, expected)
+
+
+@pytest.mark.parametrize("shape", [(5,), (2, 3), (0, 4)])
+def test_nonzero_returns_a_tuple_per_dimension(shape: tuple[int, ...]) -> None:
+    model = (np.arange(int(np.prod(shape))).reshape(shape) % 3 == 0).astype("int8")
+    result = ca.nonzero(ca.asarray(model))
+    assert isinstance(result, tuple)
+    for got, want in zip(result, np.nonzero(model), strict=True):
+        assert_matches(got, want)
+
+
+def test_nonzero_refuses_zero_d() -> None:
+    with pytest.raises(ValueError, match="0-d"):
+        ca.nonzero(ca.asarray(1))
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted_matches_numpy(side: str) -> None:
+    sorted_model = np.asarray([1.0, 2.0, 2.0, 5.0])
+    values = np.asarray([[0.0, 2.0], [5.0, 9.0]])
+    result = ca.searchsorted(ca.asarray(sorted_model), ca.asarray(values), side=side)  # type: ignore[arg-type]
+    assert_matches(result, np.searchsorted(sorted_model, values, side=side))  # type: ignore[call-overload]
+    scalar = ca.searchsorted(ca.asarray(sorted_model), 2, side=side)  # type: ignore[arg-type]
+    assert_matches(scalar, np.asarray(np.searchsorted(sorted_model, 2.0, side=side)))  # type: ignore[call-overload]
+
+
+def test_searchsorted_with_sorter() -> None:
+    model = np.asarray([5, 1, 3])
+    order = np.argsort(model)
+    result = ca.searchsorted(ca.asarray(model), ca.asarray([4]), sorter=ca.asarray(order))
+    assert_matches(result, np.searchsorted(model, [4], sorter=order))
+
+
+def test_searchsorted_refuses_bad_input() -> None:
+    with pytest.raises(ValueError, match="1-dimensional"):
+        ca.searchsorted(ca.zeros((2, 2)), ca.zeros(1))
+    with pytest.raises(ValueError, match="side"):
+        ca.searchsorted(ca.zeros(2), ca.zeros(1), side="middle")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="float"):
+        ca.searchsorted(ca.asarray([1, 2]), 1.5)
+    with pytest.raises(ValueError, match="sorter"):
+        ca.searchsorted(ca.zeros(2), ca.zeros(1), sorter=ca.asarray([0]))
+
+
+def test_where_matches_numpy_with_broadcasting_and_promotion() -> None:
+    cond = np.asarray([[True], [False]])
+    a = np.asarray([1, 2, 3], dtype="int8")
+    b = np.asarray([[10], [20]], dtype="int16")
+    result = ca.where(ca.asarray(cond), ca.asarray(a), ca.asarray(b))
+    assert_matches(result, np.where(cond, a, b))
+    assert result.dtype == ca.int16
+
+
+@pytest.mark.parametrize(
+    ("x1", "x2", "dtype"),
+    [(0.5, "array", "float32"), ("array", 2, "float32"), ("array", True, "bool")],
+)
+def test_where_takes_python_scalars_weakly(x1: object, x2: object, dtype: str) -> None:
+    cond = np.asarray([True, False, True])
+    model = np.asarray([1, 0, 1], dtype=dtype)
+    array = ca.asarray(model)
+    a = array if x1 == "array" else x1
+    b = array if x2 == "array" else x2
+    result = ca.where(ca.asarray(cond), a, b)  # type: ignore[arg-type]
+    expected = np.where(cond, model if x1 == "array" else x1, model if x2 == "array" else x2)
+    assert_matches(result, expected.astype(dtype))
+
+
+def test_where_result_is_an_independent_value() -> None:
+    x = ca.asarray([1.0, 2.0])
+    result = ca.where(ca.asarray([True, True]), x, 0.0)
+    assert_value(result, x)
+
+
+def test_where_refuses_bad_input() -> None:
+    x = ca.asarray([1, 2])
+    with pytest.raises(TypeError, match="boolean"):
+        ca.where(x, x, x)
+    with pytest.raises(TypeError, match="at least one"):
+        ca.where(ca.asarray([True]), 1, 2)
+    with pytest.raises(TypeError, match="float"):
+        ca.where(ca.asarray([True, False]), x, 1.5)
+    with pytest.raises(TypeError, match="cannot combine"):
+        ca.where(ca.asarray([True, False]), x, ca.asarray([1.0, 2.0]))
+    with pytest.raises(ValueError, match=r"condition \(3,\), x1 \(2,\)"):
+        ca.where(ca.asarray([True, False, True]), x, x)
+    with pytest.raises(ValueError, match="broadcast"):
+        ca.where(ca.asarray([True, False, True]), x, 0)
+    np.testing.assert_array_equal(host(x), [1, 2])

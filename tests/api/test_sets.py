@@ -1,0 +1,80 @@
+"""unique_* and isin against NumPy."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from _compare import assert_matches, assert_value, host, strided
+
+import cowarray as ca
+
+NAN = math.nan
+
+
+def test_unique_all_fields_match_numpy() -> None:
+    model = np.asarray([[3, 1], [3, 2], [1, 3]])
+    result = ca.unique_all(strided(model))
+    assert result._fields == ("values", "indices", "inverse_indices", "counts")
+    expected = np.unique_all(model)
+    for field in result._fields:
+        assert_matches(getattr(result, field), getattr(expected, field))
+    assert result.inverse_indices.shape == model.shape
+
+
+def test_unique_treats_nans_as_distinct_and_signed_zeros_as_equal() -> None:
+    model = np.asarray([NAN, 0.0, -0.0, NAN, 1.0])
+    values, counts = ca.unique_counts(ca.asarray(model))
+    assert int(ca.count_nonzero(ca.isnan(values))) == 2
+    assert int(ca.count_nonzero(values == 0.0)) == 1
+    got = host(counts)[~np.isnan(host(values))]
+    assert sorted(got.tolist()) == [1, 2]
+    assert_matches(ca.sort(ca.unique_values(ca.asarray(model)))[:2], np.asarray([-0.0, 1.0]))
+
+
+def test_unique_inverse_rebuilds_the_input() -> None:
+    model = np.asarray([[5, 7, 5], [7, 7, 1]], dtype="uint8")
+    values, inverse = ca.unique_inverse(ca.asarray(model))
+    assert inverse.dtype == ca.int64
+    rebuilt = ca.take(values, ca.reshape(inverse, (-1,)))
+    assert_matches(ca.reshape(rebuilt, model.shape), model)
+
+
+def test_unique_on_empty_and_zero_d() -> None:
+    assert_matches(ca.unique_values(ca.zeros((0, 2))), np.zeros(0))
+    result = ca.unique_all(ca.asarray(4))
+    assert_matches(result.values, np.asarray([4]))
+    assert_matches(result.inverse_indices, np.asarray(0))
+
+
+def test_unique_results_are_independent_values() -> None:
+    x = ca.asarray([2, 1, 2])
+    values, _counts = ca.unique_counts(x)
+    assert_value(values, x)
+    assert_value(ca.unique_values(x), x)
+
+
+@pytest.mark.parametrize("invert", [False, True])
+def test_isin_matches_numpy(invert: bool) -> None:
+    a = np.asarray([[1, 5], [3, -2]])
+    b = np.asarray([3, 1, 9])
+    result = ca.isin(ca.asarray(a), ca.asarray(b), invert=invert)
+    assert_matches(result, np.isin(a, b, invert=invert))
+
+
+def test_isin_takes_python_scalars() -> None:
+    assert_matches(ca.isin(2, ca.asarray([1, 2])), np.asarray(True))
+    assert_matches(ca.isin(ca.asarray([1, 2]), 2), np.asarray([False, True]))
+    assert_matches(ca.isin(ca.asarray([NAN, 1.0]), ca.asarray([NAN])), np.asarray([False, False]))
+
+
+def test_isin_refuses_bad_input() -> None:
+    with pytest.raises(TypeError, match="at least one"):
+        ca.isin(1, 2)
+    with pytest.raises(TypeError, match="float"):
+        ca.isin(ca.asarray([1]), 1.5)
+    with pytest.raises(TypeError, match="cannot combine"):
+        ca.isin(ca.asarray([1]), ca.asarray([1.0]))
+    with pytest.raises(TypeError, match="invert"):
+        ca.isin(ca.asarray([1]), 1, invert=None)  # type: ignore[arg-type]

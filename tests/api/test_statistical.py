@@ -1,0 +1,111 @@
+"""Statistical functions against NumPy: dtype=, keepdims=, correction=, include_initial=."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from _compare import assert_matches, assert_value, host, strided
+
+import cowarray as ca
+
+NAN = math.nan
+
+
+@pytest.mark.parametrize(
+    ("dtype", "expected_dtype"),
+    [("int8", "int64"), ("uint16", "uint64"), ("float32", "float32"), ("complex64", "complex64")],
+)
+def test_prod_uses_the_standard_default_accumulator(dtype: str, expected_dtype: str) -> None:
+    model = np.asarray([[1, 2], [3, 4]], dtype=dtype)
+    result = ca.prod(ca.asarray(model))
+    assert result.dtype == np.dtype(expected_dtype)
+    assert_matches(result, np.prod(model).astype(expected_dtype))
+
+
+@pytest.mark.parametrize(("axis", "keepdims"), [(0, False), (-1, True), ((0, 1), False)])
+def test_prod_with_axis_keepdims_and_dtype(axis: int | tuple[int, ...], keepdims: bool) -> None:
+    model = np.arange(1, 7, dtype="int32").reshape(2, 3)
+    result = ca.prod(strided(model), axis=axis, keepdims=keepdims, dtype=ca.float64)
+    assert_matches(result, np.prod(model, axis=axis, keepdims=keepdims, dtype="float64"))
+    assert_matches(ca.prod(ca.zeros((0,))), np.asarray(1.0))
+
+
+@pytest.mark.parametrize("name", ["std", "var"])
+@pytest.mark.parametrize(
+    ("axis", "correction", "keepdims"),
+    [(None, 0, False), (0, 1, False), (-1, 0.5, True), ((0, 1), 1.0, False)],
+)
+def test_std_var_match_numpy(
+    name: str, axis: int | tuple[int, ...] | None, correction: float, keepdims: bool
+) -> None:
+    model = np.asarray([[1.0, 2.0, 4.0], [8.0, -1.0, 0.5]], dtype="float32")
+    result = getattr(ca, name)(strided(model), axis=axis, correction=correction, keepdims=keepdims)
+    expected = getattr(np, name)(model, axis=axis, ddof=correction, keepdims=keepdims)
+    assert result.dtype == ca.float32
+    np.testing.assert_allclose(host(result), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["std", "var"])
+def test_std_var_refuse_bad_input(name: str) -> None:
+    function = getattr(ca, name)
+    with pytest.raises(TypeError, match=name):
+        function(ca.asarray([1, 2]))
+    with pytest.raises(TypeError, match="correction"):
+        function(ca.asarray([1.0, 2.0]), correction="1")
+    with pytest.raises(ValueError, match="correction"):
+        function(ca.asarray([1.0, 2.0]), correction=-1)
+    with pytest.raises(TypeError, match="keepdims"):
+        function(ca.asarray([1.0, 2.0]), keepdims=1)
+
+
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+@pytest.mark.parametrize("include_initial", [False, True])
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_cumulative_functions_match_numpy(name: str, include_initial: bool, axis: int) -> None:
+    model = np.asarray([[1.0, 2.0, 3.0], [4.0, NAN, 6.0]])
+    x = strided(model)
+    result = getattr(ca, name)(x, axis=axis, include_initial=include_initial)
+    assert_matches(result, getattr(np, name)(model, axis=axis, include_initial=include_initial))
+    assert_value(result, x)
+
+
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+@pytest.mark.parametrize(
+    ("dtype", "expected"), [("int8", "int64"), ("uint8", "uint64"), ("float32", "float32")]
+)
+def test_cumulative_functions_default_dtype(name: str, dtype: str, expected: str) -> None:
+    result = getattr(ca, name)(ca.asarray([1, 2, 3], dtype=dtype))
+    assert result.dtype == np.dtype(expected)
+    explicit = getattr(ca, name)(ca.asarray([1, 2, 3], dtype=dtype), dtype=ca.float64)
+    assert explicit.dtype == ca.float64
+
+
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+def test_cumulative_functions_on_empty_and_bad_input(name: str) -> None:
+    function = getattr(ca, name)
+    assert_matches(
+        function(ca.zeros(0), include_initial=True), np.asarray([0.0 if "sum" in name else 1.0])
+    )
+    with pytest.raises(ValueError, match="axis is required"):
+        function(ca.zeros((2, 2)))
+    with pytest.raises(ValueError, match="0-d"):
+        function(ca.asarray(1.0))
+    with pytest.raises(IndexError, match="axis"):
+        function(ca.zeros(2), axis=1)
+    with pytest.raises(TypeError, match="include_initial"):
+        function(ca.zeros(2), include_initial=None)
+    with pytest.raises(TypeError, match=name):
+        function(ca.asarray([True]))
+
+
+def test_sum_and_mean_keep_their_contract() -> None:
+    model = np.asarray([[1, 2], [3, 4]], dtype="int16")
+    assert_matches(
+        ca.sum(ca.asarray(model), axis=1, keepdims=True), np.sum(model, axis=1, keepdims=True)
+    )
+    assert_matches(
+        ca.mean(ca.asarray(model.astype("float32")), axis=0),
+        np.asarray([2.0, 3.0], dtype="float32"),
+    )
