@@ -202,7 +202,8 @@ def _why_a_copy_is_needed(x: Array) -> str | None:
             f"its buffer has {others} other holder(s) (lazy clones, views or NumPy exports) "
             "that must not see a consumer's writes"
         )
-    if backend.must_copy_before_write(x._data):
+    if x._data.size and backend.must_copy_before_write(x._data):
+        # (an empty view has nothing a consumer could write: it needs no copy)
         return "its memory cannot be written in place (read-only, or a broadcast view)"
     return None
 

@@ -13,11 +13,12 @@ import math
 import operator
 from typing import Any, Literal, NamedTuple
 
-from .._array import Array, new_array, wrap
+from .._array import Array, wrap
 from .._devices import Device
 from .._dtypes import complex64, complex128, float16, float32, promote, to_dtype
 from ._args import normalize_axes, require_array
 from ._checks import common_device
+from ._results import fresh
 
 __all__ = [
     "EigResult",
@@ -136,16 +137,6 @@ def _as_dtype(data: Any, dtype: Any) -> Any:
 _NUMERIC_KINDS = "iufc"
 
 
-def _fresh(result: Any, device: Device) -> Array:
-    """Wrap a result the backend computed afresh (never a view of an input)."""
-    backend = device.backend
-    if type(result) is not backend.array_type:  # a backend scalar from a 0-d result
-        return new_array(backend.asarray(result), None, device)
-    if result.base is None:
-        return new_array(result, None, device)
-    return wrap(result, device)
-
-
 def _vector_axis(function: str, axis: object, ndim1: int, ndim2: int) -> int:
     """A negative axis valid for both operands (the standard counts from the end)."""
     if isinstance(axis, bool):
@@ -225,7 +216,7 @@ def matmul(x1: Array, x2: Array, /) -> Array:
             and b.ndim
             and a.shape[-1] == b.shape[-2 if b.ndim > 1 else -1]
         ):
-            return _fresh(device.backend.xp.matmul(a, b), device)
+            return fresh(device.backend.xp.matmul(a, b), device)
     device, dtype = _pair("matmul", x1, x2)
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError(
@@ -361,7 +352,7 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
             and b.ndim >= -axis
             and a.shape[axis] == b.shape[axis]
         ):
-            return _fresh(device.backend.xp.vecdot(a, b, axis=axis), device)
+            return fresh(device.backend.xp.vecdot(a, b, axis=axis), device)
     device, dtype = _pair("vecdot", x1, x2)
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError("vecdot: operands must have at least one dimension")

@@ -221,6 +221,16 @@ def test_copy_false_refuses_when_a_copy_is_needed_and_changes_nothing(
     del keep
 
 
+def test_copy_false_exports_an_empty_broadcast_view_without_copying() -> None:
+    # Nothing in it can be written, so it needs no private copy (the
+    # conformance suite exports such arrays with copy=False).
+    empty = ca.broadcast_to(ca.asarray(False), (0,))
+    _cow.COUNTERS.reset()
+    t = torch.from_dlpack(empty.__dlpack__(copy=False, max_version=(1, 0)))
+    assert t.shape == (0,)
+    assert _cow.COUNTERS.copies == 0
+
+
 def test_negative_strides_export_a_compact_copy() -> None:
     # DLPack allows negative strides but torch aborts the process on them.
     x = ca.flip(ca.arange(5))
