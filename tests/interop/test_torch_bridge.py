@@ -12,24 +12,9 @@ import pytest
 import cowarray as ca
 
 torch = pytest.importorskip("torch")
-from cowarray.interop.torch import from_torch, to_torch  # noqa: E402
+from _shared_dtypes import SHARED_DTYPES  # noqa: E402
 
-SHARED_DTYPES = [
-    "bool",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float16",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-]
+from cowarray.interop.torch import from_torch, to_torch  # noqa: E402
 
 
 def _values(x: ca.Array) -> Any:
