@@ -385,6 +385,20 @@ class Array:
             return view.astype(dtype)
         return view
 
+    def copy(self) -> Array:
+        """A new value equal to this array, O(1): :func:`cowarray.lazy_clone`.
+
+        Examples
+        --------
+        >>> import cowarray as ca
+        >>> x = ca.arange(3)
+        >>> y = x.copy()
+        >>> y[0] = 10
+        >>> x
+        cowarray.Array([0, 1, 2], dtype=int64)
+        """
+        return lazy_clone(self)
+
     def __copy__(self) -> Array:
         return lazy_clone(self)
 

@@ -18,10 +18,10 @@ def fresh(data: Any, device: Device, inputs: tuple[Array, ...] = ()) -> Array:
     selecting); anything else goes through ``wrap`` with ``inputs``, the
     arrays the result could view.
     """
-    if (
-        data.base is None
-        and type(data) is device.backend.array_type
-        and not any(data is source._data for source in inputs)
-    ):
+    backend = device.backend
+    if type(data) is not backend.array_type:
+        # a backend scalar (NumPy returns them for 0-d results): always fresh
+        return new_array(backend.asarray(data), None, device)
+    if data.base is None and not any(data is source._data for source in inputs):
         return new_array(data, None, device)
     return wrap(data, device, inputs)

@@ -46,6 +46,7 @@ DERIVATIONS: dict[
     "flip": (lambda x: ca.flip(x, axis=0), lambda m: m[::-1]),
     "astype same dtype": (lambda x: ca.astype(x, x.dtype), lambda m: m),
     "asarray copy=True": (lambda x: ca.asarray(x, copy=True), lambda m: m),
+    "x.copy()": (lambda x: x.copy(), lambda m: m),
     "copy.copy": (lambda x: copy.copy(x), lambda m: m),
     "copy.deepcopy": (lambda x: copy.deepcopy(x), lambda m: m),
     "lazy_clone": (lambda x: ca.lazy_clone(x), lambda m: m),
