@@ -377,6 +377,7 @@ class Array:
                 )
             result = _numpy_copy(backend.to_numpy(self._data), dtype)
             result.flags.writeable = False
+            _cow.count_eager_copy(self, self._buf, int(result.nbytes))
             return result
         view = backend.readonly_numpy_view(self._data, buf)
         if dtype is not None and view.dtype != dtype:
@@ -598,6 +599,7 @@ def wrap(result: Any, device: Device, inputs: tuple[Array, ...] = ()) -> Array:
             if buf is None:
                 # exposed or foreign memory: a value needs its own copy
                 array._data = device.backend.copy(result)
+                _cow.count_eager_copy(array, source._buf, int(array._data.nbytes))
             array._buf = buf
             return array
     return _wrap_other_view(array, inputs)
@@ -637,6 +639,7 @@ def _wrap_other_view(array: Array, inputs: tuple[Array, ...]) -> Array:
             buf = _cow.share(source)
             if buf is None:
                 array._data = backend.copy(array._data)
+                _cow.count_eager_copy(array, source._buf, int(array._data.nbytes))
             array._buf = buf
             return array
     # A view of a temporary the backend made for this call: nobody else holds
@@ -681,7 +684,9 @@ def lazy_clone(x: Array, /) -> Array:
         raise TypeError(f"lazy_clone expects a cowarray Array, got {type(x).__name__}")
     buf = _cow.share(x)
     if buf is None:
-        return new_array(x._device.backend.copy(x._data), None, x._device)
+        clone = new_array(x._device.backend.copy(x._data), None, x._device)
+        _cow.count_eager_copy(clone, x._buf, int(clone._data.nbytes))
+        return clone
     return new_array(x._data, buf, x._device)
 
 

@@ -41,6 +41,7 @@ __all__ = [
     "Buffer",
     "Holder",
     "Observer",
+    "count_eager_copy",
     "holder_count",
     "notify",
     "share",
@@ -315,6 +316,14 @@ def _write_to_copy(
     COUNTERS.add(nbytes)
     if observer is not None:
         observer.record("materialize", holder, old, nbytes)
+
+
+def count_eager_copy(holder: Holder, buffer: Buffer | None, nbytes: int) -> None:
+    """Count (and show the observer) a copy made because ``buffer`` could not be
+    shared lazily (exposed or foreign): ``holder`` now holds the copy."""
+    COUNTERS.add(nbytes)
+    if observer is not None:
+        observer.record("materialize", holder, buffer, nbytes)
 
 
 def notify(kind: str, holder: Holder | None, buffer: Buffer | None, nbytes: int) -> None:

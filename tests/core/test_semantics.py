@@ -563,3 +563,15 @@ def test_a_release_during_a_locked_section_does_not_deadlock() -> None:
     worker.start()
     assert finished.wait(timeout=5.0)
     assert ca.cow_info(x).state != "exposed"
+
+
+def test_eager_copies_of_foreign_memory_are_counted_and_traced(copies: Any) -> None:
+    source = np.arange(1000.0)
+    foreign = ca.asarray(source, copy=False)
+    with ca.trace() as recorded:
+        clone = ca.lazy_clone(foreign)
+        window = foreign[10:20]
+    assert copies.copies == 2
+    assert copies.bytes_copied == 8000 + 80
+    assert recorded.copies == 2 and recorded.bytes_copied == 8080
+    assert not ca.shares_buffer(foreign, clone) and not ca.shares_buffer(foreign, window)
