@@ -1,6 +1,7 @@
 """Each Array API chapter's typical op: cowarray against NumPy, array-api-strict and torch.
 
-For every op and size (n = 10^3 and 10^6) the script times the same call on
+The chapters include the linalg and fft extensions (matrices are square with
+about n elements). For every op and size (n = 10^3 and 10^6) the script times the same call on
 each library, interleaving the libraries round by round, and keeps the
 fastest of many short repeats (the least disturbed on a shared machine). It
 prints microseconds per call and the ratios cowarray/NumPy,
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import os
 import sys
 import timeit
@@ -34,12 +36,15 @@ Op = Callable[[Any, Inputs], Any]
 
 def _inputs(n: int) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(0)
+    side = max(2, math.isqrt(n))
     return {
         "a": rng.standard_normal(n),
         "b": rng.standard_normal(n),
         "cond": rng.standard_normal(n) > 0,
         "ints": rng.integers(0, max(n // 10, 1), n),
         "index": rng.integers(0, n, max(n // 10, 1)),
+        "m": rng.standard_normal((side, side)),
+        "z": rng.standard_normal(n) + 1j * rng.standard_normal(n),
     }
 
 
@@ -53,6 +58,11 @@ STANDARD_OPS: dict[str, tuple[str, Op]] = {
     "sets": ("unique_values(ints)", lambda xp, v: xp.unique_values(v["ints"])),
     "statistical": ("std(a)", lambda xp, v: xp.std(v["a"])),
     "utility": ("diff(a)", lambda xp, v: xp.diff(v["a"])),
+    "linalg": ("matmul(m, m)", lambda xp, v: xp.matmul(v["m"], v["m"])),
+    "linalg vecdot": ("vecdot(a, b)", lambda xp, v: xp.vecdot(v["a"], v["b"])),
+    "linalg norm": ("linalg.vector_norm(a)", lambda xp, v: xp.linalg.vector_norm(v["a"])),
+    "fft": ("fft.fft(z)", lambda xp, v: xp.fft.fft(v["z"])),
+    "fft rfft": ("fft.rfft(a)", lambda xp, v: xp.fft.rfft(v["a"])),
 }
 
 TORCH_OPS: dict[str, Op] = {
@@ -64,6 +74,11 @@ TORCH_OPS: dict[str, Op] = {
     "sets": lambda t, v: t.unique(v["ints"], sorted=False),
     "statistical": lambda t, v: t.std(v["a"], correction=0),
     "utility": lambda t, v: t.diff(v["a"]),
+    "linalg": lambda t, v: t.matmul(v["m"], v["m"]),
+    "linalg vecdot": lambda t, v: t.linalg.vecdot(v["a"], v["b"]),
+    "linalg norm": lambda t, v: t.linalg.vector_norm(v["a"]),
+    "fft": lambda t, v: t.fft.fft(v["z"]),
+    "fft rfft": lambda t, v: t.fft.rfft(v["a"]),
 }
 
 
@@ -129,7 +144,7 @@ def _verdict(row: dict[str, Any]) -> str:
 def report(rows: list[dict[str, Any]]) -> None:
     has_torch = "torch" in rows[0]
     header = (
-        f"{'chapter':<13}{'op':<21}{'n':>8}{'numpy us':>11}{'cowarray us':>13}"
+        f"{'chapter':<15}{'op':<23}{'n':>8}{'numpy us':>11}{'cowarray us':>13}"
         f"{'ca/np':>7}{'strict us':>11}{'ca/strict':>10}"
     )
     if has_torch:
@@ -137,7 +152,7 @@ def report(rows: list[dict[str, Any]]) -> None:
     print(header + "  target")
     for row in rows:
         line = (
-            f"{row['chapter']:<13}{row['op']:<21}{row['n']:>8}{row['numpy'] * 1e6:>11.2f}"
+            f"{row['chapter']:<15}{row['op']:<23}{row['n']:>8}{row['numpy'] * 1e6:>11.2f}"
             f"{row['cowarray'] * 1e6:>13.2f}{row['cowarray'] / row['numpy']:>7.2f}"
             f"{row['strict'] * 1e6:>11.2f}{row['cowarray'] / row['strict']:>10.2f}"
         )

@@ -10,8 +10,16 @@ import operator
 from typing import Any
 
 from .._array import Array
+from .._dtypes import check_scalar, normalize_scalar, promote
+from ._checks import common_device
 
-__all__ = ["normalize_axes", "normalize_axis", "normalize_shape", "require_array"]
+__all__ = [
+    "array_or_scalar_operands",
+    "normalize_axes",
+    "normalize_axis",
+    "normalize_shape",
+    "require_array",
+]
 
 
 def require_array(x: object, name: str = "x", function: str = "") -> None:
@@ -62,3 +70,34 @@ def normalize_axes(axis: Any, ndim: int, name: str = "axis") -> tuple[int, ...] 
     if len(set(result)) != len(result):
         raise ValueError(f"{name}={axis} repeats an axis")
     return result
+
+
+def array_or_scalar_operands(
+    function: str, x1: object, x2: object, *others: Array
+) -> tuple[Any, Any, list[Any]]:
+    """(device, dtype, operands) for two operands of which at least one is an Array.
+
+    The device is the one all Arrays (``x1``, ``x2`` and ``others``) share;
+    the dtype is the Arrays' promoted dtype; each operand is an Array's
+    backend array or a Python scalar checked to fit that dtype.
+    """
+    arrays = [a for a in (x1, x2) if type(a) is Array]
+    if not arrays:
+        raise TypeError(f"{function}: at least one of x1 and x2 must be an Array")
+    device = common_device(*others, *arrays)
+    dtype = promote(arrays[0].dtype, arrays[1].dtype) if len(arrays) == 2 else arrays[0].dtype
+    operands: list[Any] = []
+    for name, value in (("x1", x1), ("x2", x2)):
+        if type(value) is Array:
+            operands.append(value._data)
+            continue
+        try:
+            scalar = normalize_scalar(value)
+        except TypeError:
+            raise TypeError(
+                f"{function}: {name} must be an Array or a Python scalar, "
+                f"got {type(value).__name__}"
+            ) from None
+        check_scalar(dtype, scalar)
+        operands.append(scalar)
+    return device, dtype, operands

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from .._array import Array, wrap
 from .._dtypes import DEFAULT_INDEX, check_scalar, normalize_scalar, promote
-from ._args import normalize_axes, normalize_axis, require_array
+from ._args import array_or_scalar_operands, normalize_axes, normalize_axis, require_array
 from ._checks import check_dtypes, common_device
 from ._results import fresh
 
@@ -249,26 +249,7 @@ def where(
     require_array(condition, "condition", "where")
     if condition.dtype.kind != "b":
         raise TypeError(f"where: condition must have a boolean dtype, got {condition.dtype}")
-    arrays = [a for a in (x1, x2) if type(a) is Array]
-    if not arrays:
-        raise TypeError("where: at least one of x1 and x2 must be an Array")
-    device = common_device(condition, *arrays)
-    dtype = arrays[0].dtype
-    if len(arrays) == 2:
-        dtype = promote(x1.dtype, x2.dtype)  # type: ignore[union-attr]
-    operands: list[Any] = []
-    for name, value in (("x1", x1), ("x2", x2)):
-        if type(value) is Array:
-            operands.append(value._data)
-        else:
-            try:
-                scalar = normalize_scalar(value)
-            except TypeError:
-                raise TypeError(
-                    f"where: {name} must be an Array or a Python scalar, got {type(value).__name__}"
-                ) from None
-            check_scalar(dtype, scalar)
-            operands.append(scalar)
+    device, dtype, operands = array_or_scalar_operands("where", x1, x2, condition)
     try:
         data = device.backend.xp.where(condition._data, *operands)
     except ValueError:

@@ -9,9 +9,8 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .._array import Array, wrap
-from .._dtypes import DEFAULT_INDEX, check_scalar, normalize_scalar, promote
-from ._args import require_array
-from ._checks import common_device
+from .._dtypes import DEFAULT_INDEX
+from ._args import array_or_scalar_operands, require_array
 
 __all__ = [
     "UniqueAllResult",
@@ -189,23 +188,9 @@ def isin(x1: Array | int, x2: Array | int, /, *, invert: bool = False) -> Array:
     """
     if type(invert) is not bool:
         raise TypeError(f"isin: invert must be a bool, got {type(invert).__name__}")
-    arrays = [a for a in (x1, x2) if type(a) is Array]
-    if not arrays:
-        raise TypeError("isin: at least one of x1 and x2 must be an Array")
-    device = common_device(*arrays)
-    if len(arrays) == 2:
-        promote(x1.dtype, x2.dtype)  # type: ignore[union-attr]
-    operands: list[Any] = []
-    for name, value in (("x1", x1), ("x2", x2)):
-        if type(value) is Array:
-            operands.append(value._data)
-        else:
-            try:
-                scalar = normalize_scalar(value)
-            except TypeError:
-                raise TypeError(
-                    f"isin: {name} must be an Array or a Python scalar, got {type(value).__name__}"
-                ) from None
-            check_scalar(arrays[0].dtype, scalar)
-            operands.append(device.backend.asarray(scalar, dtype=arrays[0].dtype))
+    device, dtype, operands = array_or_scalar_operands("isin", x1, x2)
+    operands = [
+        device.backend.asarray(operand, dtype=dtype) if type(value) is not Array else operand
+        for value, operand in zip((x1, x2), operands, strict=True)
+    ]
     return wrap(device.backend.xp.isin(*operands, invert=invert), device)
