@@ -22,15 +22,8 @@ from _stand_in import (
     FakeEvent,
     FakeStream,
     fake_array,
-    load_backend_module,
     make,
 )
-
-
-@pytest.fixture
-def stand_in(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
-    """The CuPy backend module, loaded against the stand-in ``cupy``."""
-    return load_backend_module(monkeypatch)
 
 
 @pytest.fixture

@@ -7,30 +7,8 @@ they do so through the backend (not NumPy) on a ``cuda`` device.
 from __future__ import annotations
 
 import sys
-import types
-from typing import Any
-
-import pytest
-from _stand_in import load_backend_module
 
 import cowarray as ca
-from cowarray import _backends
-
-
-@pytest.fixture
-def gpu(monkeypatch: pytest.MonkeyPatch) -> ca.Device:
-    """A cuda:0 device served by the stand-in backend, not interned beyond the test."""
-    stand_in: types.ModuleType = load_backend_module(monkeypatch)
-    backend = stand_in.CupyBackend(0)
-    original = _backends.backend_for
-
-    def backend_for(device: ca.Device) -> Any:
-        return backend if device.kind == "cuda" else original(device)
-
-    interned = {key: device for key, device in ca.Device._interned.items() if key[0] != "cuda"}
-    monkeypatch.setattr(ca.Device, "_interned", interned)
-    monkeypatch.setattr(_backends, "backend_for", backend_for)
-    return ca.Device("cuda", 0)
 
 
 def test_trace_records_gpu_clone_and_region_copy_at_the_user_line(gpu: ca.Device) -> None:
