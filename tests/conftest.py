@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import types
+from typing import Any
+
 import pytest
 
-from cowarray import _cow
+from cowarray import _backends, _cow
+from cowarray._devices import Device
 from cowarray.testing import available_devices
 
 DEVICES = available_devices()
@@ -21,3 +25,32 @@ def copies() -> _cow._Counters:
     """The core's copy counters, reset for this test."""
     _cow.COUNTERS.reset()
     return _cow.COUNTERS
+
+
+# -- the CuPy backend without a GPU (tests/backends) ---------------------------
+
+
+@pytest.fixture
+def stand_in(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
+    """The CuPy backend module, loaded against the stand-in ``cupy``."""
+    # tests/backends/_stand_in.py, imported by the module that asks for this
+    from _stand_in import load_backend_module
+
+    module: types.ModuleType = load_backend_module(monkeypatch)
+    return module
+
+
+@pytest.fixture
+def gpu(monkeypatch: pytest.MonkeyPatch, stand_in: types.ModuleType) -> Device:
+    """A cuda:0 device served by the stand-in backend, not interned beyond the test."""
+    backend = stand_in.CupyBackend(0)
+    original = _backends.backend_for
+
+    def backend_for(device: Device) -> Any:
+        return backend if device.kind == "cuda" else original(device)
+
+    # Without the real cuda devices a GPU machine has interned already.
+    interned = {key: device for key, device in Device._interned.items() if key[0] != "cuda"}
+    monkeypatch.setattr(Device, "_interned", interned)
+    monkeypatch.setattr(_backends, "backend_for", backend_for)
+    return Device("cuda", 0)
