@@ -763,7 +763,8 @@ def _backend_value(array: Array, value: Any) -> Any:
         return value
     if isinstance(value, (list, tuple)) or hasattr(value, "__array_interface__"):
         converted = array._device.backend.asarray(value)
-        _check_same_kind(converted.dtype, dtype)
+        if converted.size:  # an empty list has NumPy's float dtype but no values to lose
+            _check_same_kind(converted.dtype, dtype)
         return converted
     scalar = normalize_scalar(value)
     check_scalar(dtype, scalar)

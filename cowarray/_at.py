@@ -21,8 +21,8 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from . import _cow, _last_use
-from ._array import Array, _check_same_kind, lazy_clone, new_array, wrap
-from ._dtypes import DEFAULT_INDEX, check_scalar, normalize_scalar
+from ._array import Array, _backend_value, lazy_clone, new_array, wrap
+from ._dtypes import DEFAULT_INDEX
 from ._indices import drop_out_of_bounds, is_array, resolve
 from ._last_use import REBOUND
 from ._ops._checks import check_dtypes
@@ -365,31 +365,14 @@ def _check_hints(indices_are_sorted: object, unique_indices: object) -> None:
 
 
 def _cast_values(x: Array, values: Any, method: str) -> Any:
-    """``values`` as a backend array or scalar of ``x.dtype`` (same-kind cast)."""
-    backend = x._device.backend
-    dtype = x._data.dtype
-    if type(values) is Array:
-        if values._device is not x._device:
-            raise ValueError(
-                f"x.at[...].{method}: values live on {values._device}, x on {x._device}"
-            )
-        data = values._data
-        if data.dtype is not dtype:
-            _check_same_kind(data.dtype, dtype)
-            data = data.astype(dtype)
-        return data
-    if isinstance(values, (list, tuple)) or hasattr(values, "__array_interface__"):
-        data = backend.asarray(values)
-        if data.size and data.dtype != dtype:
-            _check_same_kind(data.dtype, dtype)
-        return data.astype(dtype)
-    scalar = normalize_scalar(values)
-    check_scalar(dtype, scalar)
+    """``values`` as a backend array of ``x.dtype``: checked as ``x[...] = values``
+    checks them (same device, same-kind cast), then cast."""
+    checked = _backend_value(x, values)
     try:
-        return backend.asarray(scalar, dtype=dtype)
+        return x._device.backend.asarray(checked, dtype=x._data.dtype)
     except OverflowError:
         raise TypeError(
-            f"x.at[...].{method}: the value {scalar!r} does not fit in {dtype}"
+            f"x.at[...].{method}: the value {checked!r} does not fit in {x._data.dtype}"
         ) from None
 
 

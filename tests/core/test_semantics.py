@@ -544,6 +544,9 @@ def test_empty_list_index_selects_nothing() -> None:
     assert x[[]].shape == (0,)
     x[[]] = 1.0
     assert_equal_to_model(x, np.arange(5.0))
+    integers = ca.asarray([1, 2])
+    integers[[]] = []  # an empty list has no values to lose: no dtype complaint
+    assert_equal_to_model(integers, np.array([1, 2]))
 
 
 def test_a_release_during_a_locked_section_does_not_deadlock() -> None:
