@@ -444,7 +444,7 @@ def _device_for(dl_device: tuple[int, int]) -> Device:
     if kind == _DL_CUDA:
         try:
             return Device("cuda", index)
-        except ImportError as error:
+        except (ImportError, ValueError) as error:  # no CuPy, or no such GPU
             raise BufferError(f"cannot import CUDA memory (device {index}): {error}") from None
     raise BufferError(
         f"cannot import from DLPack device type {kind}: cowarray reads host memory "
