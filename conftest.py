@@ -1,16 +1,35 @@
-"""Doctest collection: skip modules whose optional library is not installed.
+"""Collection: skip modules whose optional library is missing; the stand-in GPU run.
 
 ``pytest --doctest-modules`` imports every module of the package; those that
 need torch or CuPy for their examples are left out when it is missing, so the
 suite passes (and says what it skipped) on a machine without them.
+
+``COWARRAY_TEST_STAND_IN_GPU=1 python -m pytest`` runs only the tests
+parametrized over a ``cuda:0`` device, with the CuPy backend computing through
+a NumPy stand-in for CuPy (``tests/backends/_stand_in.py``). It is how a
+machine without a GPU checks the backend's API use and the GPU parametrizations
+of the tests; it says nothing about streams or speed on a real GPU.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
+import sys
+from pathlib import Path
+
+STAND_IN_GPU = os.environ.get("COWARRAY_TEST_STAND_IN_GPU") == "1"
 
 collect_ignore: list[str] = []
 if importlib.util.find_spec("torch") is None:
     collect_ignore.append("cowarray/interop/torch.py")
 if importlib.util.find_spec("cupy") is None:
     collect_ignore += ["cowarray/_backends/cupy.py", "cowarray/_backends/_cupy_namespace.py"]
+
+if STAND_IN_GPU:
+    sys.path.insert(0, str(Path(__file__).parent / "tests" / "backends"))
+    from _stand_in import serve_cuda_from_stand_in
+
+    serve_cuda_from_stand_in()
+    # GPU-only tests need a real GPU; tests/backends load the stand-in themselves.
+    collect_ignore += ["tests/gpu", "tests/backends", "cowarray", "README.md"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import types
 from typing import Any
 
@@ -18,6 +19,31 @@ DEVICES = available_devices()
 def device(request: pytest.FixtureRequest) -> object:
     """A device to run the test body on (cpu, the simulated cpu:1, cuda:0 if present)."""
     return request.param
+
+
+# One device per backend: the op tests' results do not depend on which NumPy
+# device computes them, so they skip the simulated cpu:1.
+BACKEND_DEVICES = [device for device in DEVICES if str(device) != "cpu:1"]
+
+
+@pytest.fixture(params=BACKEND_DEVICES, ids=[str(d) for d in BACKEND_DEVICES])
+def backend_device(request: pytest.FixtureRequest) -> object:
+    """A device of each backend: cpu, and cuda:0 where CuPy and a GPU are present."""
+    return request.param
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In the stand-in GPU run (see the root conftest.py), keep the cuda tests only."""
+    if os.environ.get("COWARRAY_TEST_STAND_IN_GPU") != "1":
+        return
+    on_gpu = [item for item in items if _runs_on_cuda(item)]
+    config.hook.pytest_deselected(items=[item for item in items if not _runs_on_cuda(item)])
+    items[:] = on_gpu
+
+
+def _runs_on_cuda(item: pytest.Item) -> bool:
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    return any(isinstance(value, Device) and value.kind == "cuda" for value in params.values())
 
 
 @pytest.fixture

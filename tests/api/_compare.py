@@ -7,11 +7,12 @@ from typing import Any
 import numpy as np
 
 import cowarray as ca
+from cowarray.testing import to_numpy
 
 
 def host(x: ca.Array) -> np.ndarray:
-    """A private NumPy copy of ``x`` (holds no share of its buffer)."""
-    return np.array(x, copy=True)
+    """A private NumPy copy of ``x`` from any device (holds no share of its buffer)."""
+    return to_numpy(x)
 
 
 def assert_matches(result: Any, expected: Any, *, exact: bool = False) -> None:

@@ -9,7 +9,9 @@ modules are loaded afresh under pytest's monkeypatch, which puts back whatever
 
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.util
+import operator
 import sys
 import types
 from collections.abc import Callable
@@ -49,16 +51,21 @@ def make(values: Any) -> FakeArray:
     return array
 
 
-def _owned(result: Any) -> Any:
-    return make(result) if type(result) is np.ndarray else result
+def _as_fake(result: Any) -> Any:
+    """A NumPy result as CuPy would return it: a view stays a view of the same memory."""
+    if type(result) is not np.ndarray:
+        return result
+    if result.base is None:
+        return make(result)  # fresh memory: an owning FakeArray
+    return result.view(FakeArray)  # NumPy points its base at the owner, as CuPy does
 
 
 def _returning_fakes(function: Callable[..., Any]) -> Callable[..., Any]:
     def call(*args: Any, **kwargs: Any) -> Any:
         result = function(*args, **kwargs)
         if isinstance(result, tuple):
-            return tuple(_owned(part) for part in result)
-        return _owned(result)
+            return tuple(_as_fake(part) for part in result)
+        return _as_fake(result)
 
     return call
 
@@ -176,15 +183,42 @@ def load_backend_module(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
 
     The stand-in's ``cuda`` object is the module's attribute ``fake``.
     """
+    return _load_backend_module(monkeypatch.setitem)
+
+
+def serve_cuda_from_stand_in() -> None:
+    """For the rest of the process, ``cuda:N`` devices compute with the stand-in.
+
+    The test run ``COWARRAY_TEST_STAND_IN_GPU=1 python -m pytest`` (see the root
+    ``conftest.py``) uses it to run the suite's ``cuda:0`` parametrizations
+    through the CuPy backend and its namespace without a GPU. It checks what
+    the backend and the tests ask of CuPy's API, not what a GPU does.
+    """
+    import cowarray.testing
+    from cowarray import _backends
+
+    module = _load_backend_module(operator.setitem)
+    serve_host = _backends.backend_for
+
+    def backend_for(device: Any) -> Any:
+        return module.cupy_backend(device.index) if device.kind == "cuda" else serve_host(device)
+
+    _backends.backend_for = backend_for  # type: ignore[assignment]
+    cowarray.testing._cuda_available = lambda: True  # type: ignore[attr-defined]
+
+
+def _load_backend_module(setitem: Callable[[Any, str, Any], None]) -> types.ModuleType:
     cupy = fake_cupy(CUPY_13_GAPS)
-    monkeypatch.setitem(sys.modules, "cupy", cupy)
+    # A spec, so that importlib.util.find_spec("cupy") finds the stand-in.
+    cupy.__spec__ = importlib.machinery.ModuleSpec("cupy", None)
+    setitem(sys.modules, "cupy", cupy)
     for name in ("_cupy_namespace", "cupy"):
         spec = importlib.util.spec_from_file_location(
             f"cowarray._backends.{name}", BACKENDS / f"{name}.py"
         )
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
-        monkeypatch.setitem(sys.modules, spec.name, module)
+        setitem(sys.modules, spec.name, module)
         spec.loader.exec_module(module)
     module.fake = cupy.cuda  # type: ignore[attr-defined]
     return module
