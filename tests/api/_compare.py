@@ -58,9 +58,9 @@ def assert_value(result: ca.Array, *inputs: ca.Array) -> None:
     np.testing.assert_array_equal(host(result), after_write)
 
 
-def strided(values: Any, dtype: Any = None) -> ca.Array:
+def strided(values: Any, dtype: Any = None, device: ca.Device | None = None) -> ca.Array:
     """A non-contiguous cowarray view (every other element of the last axis)."""
     base = np.asarray(values, dtype=dtype)
     doubled = np.repeat(base, 2, axis=-1) if base.ndim else base
-    x = ca.asarray(doubled)
+    x = ca.asarray(doubled, device=device)
     return x[..., ::2] if base.ndim else x
