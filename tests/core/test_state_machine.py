@@ -26,7 +26,10 @@ from hypothesis.stateful import (
 
 import cowarray as ca
 from cowarray import _cow
-from cowarray.testing import to_numpy
+from cowarray.testing import available_devices, to_numpy
+
+# cpu, the simulated cpu:1, and cuda:0 where CuPy and a GPU are present
+DEVICE_NAMES = [str(device) for device in available_devices()] or ["cpu"]
 
 
 class CowModel(RuleBasedStateMachine):
@@ -49,7 +52,7 @@ class CowModel(RuleBasedStateMachine):
     def _model(self, array: ca.Array) -> np.ndarray:
         return self.models[id(array)][1]
 
-    @initialize(target=arrays, n=st.integers(1, 12), device=st.sampled_from(["cpu", "cpu:1"]))
+    @initialize(target=arrays, n=st.integers(1, 12), device=st.sampled_from(DEVICE_NAMES))
     def create(self, n: int, device: str) -> ca.Array:
         values = np.arange(n * 2, dtype=np.float64).reshape(2, n)
         return self._add(ca.asarray(values, device=device), values)
