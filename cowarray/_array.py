@@ -715,8 +715,13 @@ def _backend_index(array: Array, key: Any) -> Any:
     if kind is int or kind is slice:
         return key
     if kind is tuple:
-        return tuple(_index_component(array, part) for part in key)
-    return _index_component(array, key)
+        index = tuple(_index_component(array, part) for part in key)
+    else:
+        index = _index_component(array, key)
+    backend = array._device.backend
+    if backend.wraps_out_of_range_indices:
+        backend.check_index_bounds(array._data.shape, index)
+    return index
 
 
 def _index_component(array: Array, part: Any) -> Any:

@@ -20,7 +20,13 @@ from typing import Any, Final
 
 import cupy
 
-__all__ = ["LINALG_NAMES", "STANDARD_NAMES", "missing_standard_names", "standard_namespace"]
+__all__ = [
+    "LINALG_NAMES",
+    "STANDARD_NAMES",
+    "check_index_bounds",
+    "missing_standard_names",
+    "standard_namespace",
+]
 
 # Standard names that CuPy 13 spells the NumPy 1 way (CuPy 14 has both).
 _ALIASES: Final = {
@@ -111,6 +117,47 @@ def _astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> 
     return x.astype(dtype, copy=copy)
 
 
+def check_index_bounds(shape: tuple[int, ...], index: Any) -> None:
+    """Raise IndexError, as NumPy would, if an integer index array leaves ``shape``.
+
+    CuPy wraps such indices around. Scalar integers and slices are left to
+    CuPy, which checks them. One read back from the GPU per index array.
+    """
+    parts = index if isinstance(index, tuple) else (index,)
+    consumed = sum(_axes_taken(part) for part in parts)
+    axis = 0
+    for part in parts:
+        if part is Ellipsis:
+            axis += len(shape) - consumed
+            continue
+        if isinstance(part, cupy.ndarray) and part.dtype.kind in "iu":
+            _check_in_range(part, shape[axis], axis)
+        axis += _axes_taken(part)
+
+
+def _check_in_range(indices: Any, length: int, axis: int) -> None:
+    if not indices.size:
+        return
+    outside = (indices < -length) | (indices >= length)
+    if bool(cupy.any(outside)):
+        bad = int(indices[outside].ravel()[0])
+        raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {length}")
+
+
+def _axes_taken(part: Any) -> int:
+    if part is None or part is Ellipsis:
+        return 0
+    if getattr(part, "dtype", None) is not None and part.dtype.kind == "b":
+        return int(part.ndim)
+    return 1
+
+
+def _take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+    # CuPy's take wraps out-of-range indices around; the standard's take is NumPy's
+    _check_in_range(indices, x.size if axis is None else x.shape[axis], axis or 0)
+    return cupy.take(x, indices, axis=axis)
+
+
 def _vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     return cupy.sum(cupy.conj(x1) * x2, axis=axis)
 
@@ -166,6 +213,7 @@ _RENAMED: Final[dict[str, Callable[..., Any]]] = {
     "count_nonzero": _count_nonzero,
     "sort": _sort,
     "std": _std,
+    "take": _take,
     "unstack": _unstack,
     "var": _var,
     "vecdot": _vecdot,

@@ -23,6 +23,10 @@ class Backend(Protocol):
     xp: Any
     #: The library's array type.
     array_type: Any
+    #: True where the library's indexing wraps an out-of-range integer index
+    #: array around instead of raising (CuPy): cowarray then calls
+    #: :meth:`check_index_bounds` before indexing.
+    wraps_out_of_range_indices: bool
 
     def asarray(self, obj: Any, dtype: Any = None, copy: bool | None = None) -> Any:
         """Make a backend array from ``obj`` (a sequence, scalar or array)."""
@@ -112,6 +116,11 @@ class Backend(Protocol):
         applied unbuffered, so duplicate indices accumulate (NumPy's
         ``ufunc.at``).
         """
+        ...
+
+    def check_index_bounds(self, shape: tuple[int, ...], index: Any) -> None:
+        """Raise IndexError, as NumPy would, if an integer index array in ``index``
+        (a backend index: a tuple or one component) leaves ``shape``."""
         ...
 
     # -- devices with streams (the CuPy backend); NumPy does nothing here ----------

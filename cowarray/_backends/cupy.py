@@ -57,7 +57,7 @@ from typing import Any, Final
 import cupy
 import numpy as np
 
-from ._cupy_namespace import missing_standard_names, standard_namespace
+from ._cupy_namespace import check_index_bounds, missing_standard_names, standard_namespace
 
 __all__ = ["MAX_PENDING", "CupyBackend", "cupy_backend", "missing_standard_names"]
 
@@ -188,6 +188,9 @@ class CupyBackend:
 
     name = "cupy"
     array_type = cupy.ndarray
+    # CuPy's indexing wraps out-of-range integer index arrays around (no error
+    # without a read back from the GPU): cowarray checks first, as NumPy would.
+    wraps_out_of_range_indices = True
 
     def __init__(self, device_id: int) -> None:
         self.device_id = device_id
@@ -379,6 +382,11 @@ class CupyBackend:
             )
         return cupy.cuda.ExternalStream(stream, self.device_id)
 
+    def check_index_bounds(self, shape: tuple[int, ...], index: Any) -> None:
+        """Raise IndexError if an integer index array leaves ``shape`` (one read back)."""
+        with self._current():
+            check_index_bounds(shape, index)
+
     def index_update(self, target: Any, index: Any, values: Any, op: str) -> None:
         """``target[index] op= values`` with duplicate indices accumulating.
 
@@ -475,35 +483,6 @@ def _address_range(
         else:
             high += reach
     return low, high + itemsize
-
-
-def check_index_bounds(shape: tuple[int, ...], index: Any) -> None:
-    """Raise IndexError, as NumPy would, if an integer index array leaves ``shape``.
-
-    Scalar integers and slices are left to CuPy, which checks them.
-    """
-    parts = index if isinstance(index, tuple) else (index,)
-    consumed = sum(_axes_taken(part) for part in parts)
-    axis = 0
-    for part in parts:
-        if part is Ellipsis:
-            axis += len(shape) - consumed
-            continue
-        if isinstance(part, cupy.ndarray) and part.dtype.kind in "iu" and part.size:
-            length = shape[axis]
-            outside = (part < -length) | (part >= length)
-            if bool(cupy.any(outside)):
-                bad = int(part[outside].ravel()[0])
-                raise IndexError(f"index {bad} is out of bounds for axis {axis} with size {length}")
-        axis += _axes_taken(part)
-
-
-def _axes_taken(part: Any) -> int:
-    if part is None or part is Ellipsis:
-        return 0
-    if getattr(part, "dtype", None) is not None and part.dtype.kind == "b":
-        return int(part.ndim)
-    return 1
 
 
 _HOST_UFUNCS: Final = {"multiply": np.multiply, "divide": np.divide, "pow": np.power}

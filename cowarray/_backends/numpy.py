@@ -146,6 +146,7 @@ class NumpyBackend:
 
     name = "numpy"
     array_type = np.ndarray
+    wraps_out_of_range_indices = False  # NumPy raises IndexError itself
 
     def __init__(self) -> None:
         self.xp = _standard_namespace()
@@ -250,6 +251,9 @@ class NumpyBackend:
             target[index] = values
         else:
             _UNBUFFERED[op].at(target, index, values)
+
+    def check_index_bounds(self, shape: tuple[int, ...], index: Any) -> None:
+        return None  # NumPy's indexing checks the bounds itself
 
     def dlpack_consumer_stream(self) -> int | None:
         return None  # host memory: DLPack's stream must be None

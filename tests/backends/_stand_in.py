@@ -29,8 +29,37 @@ CUPY_13_GAPS = (
 )  # fmt: skip
 
 
+def _wrapped(shape: tuple[int, ...], key: Any) -> Any:
+    """``key`` with its integer index arrays wrapped into range, as CuPy's indexing does."""
+    parts = key if isinstance(key, tuple) else (key,)
+    taken = [0 if part is None or part is Ellipsis else _ndim_taken(part) for part in parts]
+    wrapped, axis = [], 0
+    for part, count in zip(parts, taken, strict=True):
+        if part is Ellipsis:
+            axis += len(shape) - sum(taken)
+        elif isinstance(part, np.ndarray) and part.dtype.kind in "iu" and shape[axis]:
+            part = np.asarray(part) % shape[axis]
+        wrapped.append(part)
+        axis += count
+    return tuple(wrapped) if isinstance(key, tuple) else wrapped[0]
+
+
+def _ndim_taken(part: Any) -> int:
+    is_mask = isinstance(part, np.ndarray) and part.dtype.kind == "b"
+    return int(part.ndim) if is_mask else 1
+
+
 class FakeArray(np.ndarray):
-    """Stands in for ``cupy.ndarray`` (NumPy collapses view chains as CuPy does)."""
+    """Stands in for ``cupy.ndarray`` (NumPy collapses view chains as CuPy does).
+
+    Integer index arrays out of range wrap around instead of raising, as in CuPy.
+    """
+
+    def __getitem__(self, key: Any) -> Any:
+        return super().__getitem__(_wrapped(self.shape, key))
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        super().__setitem__(_wrapped(self.shape, key), value)
 
     @property
     def device(self) -> Any:
@@ -83,6 +112,11 @@ def fake_asarray(obj: Any, dtype: Any = None) -> Any:
     if isinstance(obj, FakeArray) and (dtype is None or obj.dtype == dtype):
         return obj
     return make(np.asarray(obj, dtype=dtype))
+
+
+def fake_take(a: Any, indices: Any, axis: int | None = None) -> FakeArray:
+    """``cupy.take``: out-of-range indices wrap around."""
+    return make(np.take(a, indices, axis, mode="wrap"))
 
 
 def fake_asnumpy(array: Any, stream: Any = None) -> np.ndarray:
@@ -168,6 +202,7 @@ def fake_cupy(missing: tuple[str, ...] = ()) -> types.ModuleType:
         if callable(value) and not isinstance(value, type | np.ufunc):
             value = _returning_fakes(value)  # ufuncs keep .at and return FakeArrays
         setattr(module, name, value)
+    module.take = fake_take  # type: ignore[attr-defined]
     module.ndarray = FakeArray  # type: ignore[attr-defined]
     module.array = fake_array  # type: ignore[attr-defined]
     module.asarray = fake_asarray  # type: ignore[attr-defined]

@@ -116,3 +116,45 @@ def test_to_device_between_host_and_gpu(stand_in: types.ModuleType, gpu: ca.Devi
 def test_mixing_the_gpu_with_the_host_is_refused(gpu: ca.Device) -> None:
     with pytest.raises(ValueError, match="different devices"):
         ca.zeros(2, device=gpu) + ca.zeros(2)
+
+
+@pytest.mark.parametrize(
+    ("make_index", "message"),
+    [
+        (lambda gpu: [0, 3], "index 3 is out of bounds for axis 0 with size 3"),
+        (lambda gpu: ca.asarray([-4], device=gpu), "index -4 is out of bounds"),
+        (lambda gpu: (ca.asarray([1, 5], device=gpu),), "index 5 is out of bounds"),
+        (lambda gpu: (Ellipsis, [3]), "index 3 is out of bounds"),
+    ],
+    ids=["list", "negative array", "tuple", "after ellipsis"],
+)
+def test_out_of_range_index_arrays_raise_as_on_the_host(
+    gpu: ca.Device, make_index: Any, message: str
+) -> None:
+    # CuPy (and the stand-in) would wrap these around; cowarray checks first
+    x = ca.asarray([10.0, 20.0, 30.0], device=gpu)
+    index = make_index(gpu)
+    with pytest.raises(IndexError, match=message):
+        x[index]
+    with pytest.raises(IndexError, match=message):
+        x[index] = -1.0
+    assert_equal_to_model(x, np.array([10.0, 20.0, 30.0]))
+
+
+def test_take_out_of_range_raises_as_on_the_host(gpu: ca.Device) -> None:
+    x = ca.asarray([[1, 2], [3, 4]], device=gpu)
+    assert to_numpy(x)[1, 0] == 3
+    with pytest.raises(IndexError, match="out of bounds"):
+        ca.take(x, ca.asarray([0, 2], device=gpu), axis=0)
+    with pytest.raises(IndexError, match="out of bounds"):
+        ca.take(ca.reshape(x, (4,)), ca.asarray([-5], device=gpu))
+    assert_equal_to_model(x, np.array([[1, 2], [3, 4]]))
+
+
+def test_the_stand_in_wraps_out_of_range_indices_as_cupy_does() -> None:
+    # so the two tests above fail if cowarray stops checking
+    data = FakeArray((3,))
+    data[...] = [10.0, 20.0, 30.0]
+    np.testing.assert_array_equal(np.asarray(data[np.array([3, -4])]), [10.0, 30.0])
+    data[np.array([4])] = -1.0
+    np.testing.assert_array_equal(np.asarray(data), [10.0, -1.0, 30.0])
