@@ -163,6 +163,7 @@ def export(x: Array, *, stream: Any, max_version: object, dl_device: object, cop
             copy=True,
             on_release=None,
         )
+        _mark_copied(capsule)  # CuPy's capsule of our copy does not say so
         _cow.notify("export", x, None, int(x._data.nbytes))
         return capsule
     if copy is False:
@@ -459,6 +460,28 @@ def _is_capsule(x: object) -> bool:
 _capsule_name = ctypes.pythonapi.PyCapsule_GetName
 _capsule_name.restype = ctypes.c_char_p
 _capsule_name.argtypes = [ctypes.py_object]
+
+
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype = ctypes.c_void_p
+_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+# DLManagedTensorVersioned: DLPackVersion (two uint32), manager_ctx, deleter, then
+# the uint64 flags.
+_FLAGS_OFFSET: Final = 8 + 2 * ctypes.sizeof(ctypes.c_void_p)
+_FLAG_IS_COPIED: Final = 1 << 1
+
+
+def _mark_copied(capsule: object) -> None:
+    """Set DLPack's IS_COPIED flag in an unconsumed versioned capsule of a fresh copy.
+
+    Unversioned capsules have no flags; NumPy sets the flag itself.
+    """
+    if _capsule_name(capsule) != b"dltensor_versioned":
+        return
+    pointer = _capsule_pointer(capsule, b"dltensor_versioned")
+    flags = ctypes.c_uint64.from_address(pointer + _FLAGS_OFFSET)
+    flags.value |= _FLAG_IS_COPIED
 
 
 def _check_unused(capsule: object) -> None:

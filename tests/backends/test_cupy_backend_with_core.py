@@ -9,6 +9,7 @@ which stream waits for which event; tests/gpu/ checks the same on a GPU.
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import types
 import weakref
@@ -158,3 +159,31 @@ def test_the_stand_in_wraps_out_of_range_indices_as_cupy_does() -> None:
     np.testing.assert_array_equal(np.asarray(data[np.array([3, -4])]), [10.0, 30.0])
     data[np.array([4])] = -1.0
     np.testing.assert_array_equal(np.asarray(data), [10.0, -1.0, 30.0])
+
+
+class _VersionedHead(ctypes.Structure):
+    # DLManagedTensorVersioned up to its flags (DLPack 1.0)
+    _fields_ = (
+        ("major", ctypes.c_uint32),
+        ("minor", ctypes.c_uint32),
+        ("manager_ctx", ctypes.c_void_p),
+        ("deleter", ctypes.c_void_p),
+        ("flags", ctypes.c_uint64),
+    )
+
+
+def _flags(capsule: Any) -> int:
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype = ctypes.c_void_p
+    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    head = _VersionedHead.from_address(get_pointer(capsule, b"dltensor_versioned"))
+    return int(head.flags)
+
+
+def test_a_copy_exported_through_dlpack_says_it_is_a_copy(gpu: ca.Device) -> None:
+    # CuPy exports our private copy as it would any array: cowarray sets the flag
+    x = ca.asarray([1.0, 2.0], device=gpu)
+    copied = x.__dlpack__(max_version=(1, 0), copy=True)
+    assert _flags(copied) & 0b10  # IS_COPIED
+    shared = x.__dlpack__(max_version=(1, 0))
+    assert not _flags(shared) & 0b10
