@@ -1,7 +1,8 @@
 """GPU benchmarks: cowarray on CuPy against raw CuPy, as ratios, in one run.
 
-Run: ``python benchmarks/gpu.py`` (``--quick``: fewer rounds, no 1 GiB size).
-Without CuPy or a GPU it prints why and exits 0.
+Run: ``python benchmarks/gpu.py`` (``--quick``: fewer rounds, no 1 GiB size;
+``--smoke``: one short round at small sizes, which checks that the script runs
+and measures nothing). Without CuPy or a GPU it prints why and exits 0.
 
 Three tables:
 
@@ -101,9 +102,9 @@ def _ratio_row(label: str, times: dict[str, float]) -> None:
     print("  ".join(cells))
 
 
-def bench_lazy_clone(rounds: int) -> None:
+def bench_lazy_clone(rounds: int, sizes: list[int], budget: float) -> None:
     print("\n== lazy_clone: host time per call (ratio: cowarray time / theirs)")
-    for n in (1_000, 1 << 24):
+    for n in sizes:
         x = ca.zeros(n, dtype=ca.float32, device=GPU)
         a = cupy.zeros(n, dtype=cupy.float32)
         ca.lazy_clone(x)  # the sharing record exists from here on, as in a program
@@ -114,20 +115,21 @@ def bench_lazy_clone(rounds: int) -> None:
                 "cupy copy()": lambda a=a: a.copy(),
             },
             rounds,
+            budget,
         )
         _ratio_row(f"lazy_clone n={n:,}", times)
 
 
-def bench_materialization(rounds: int, sizes: list[int]) -> None:
+def bench_materialization(rounds: int, sizes: list[int], budget: float) -> None:
     print(
         "\n== materialization bandwidth: fraction of cupy.copyto between preallocated "
         "arrays (higher is better)"
     )
     for n in sizes:
-        _materialization_row(n, rounds)
+        _materialization_row(n, rounds, budget)
 
 
-def _materialization_row(n: int, rounds: int) -> None:
+def _materialization_row(n: int, rounds: int, budget: float) -> None:
     nbytes = n * 4
     part = n // 16
     x = ca.zeros(n, dtype=ca.float32, device=GPU)
@@ -153,7 +155,7 @@ def _materialization_row(n: int, rounds: int) -> None:
             "copyto region": lambda: cupy.copyto(dst[:part], src[:part]),
         },
         rounds,
-        budget=0.05,
+        budget,
     )
     speed = 2 * nbytes / times["copyto"] / 1e9
     print(
@@ -164,7 +166,7 @@ def _materialization_row(n: int, rounds: int) -> None:
     )
 
 
-def bench_small_ops(rounds: int) -> None:
+def bench_small_ops(rounds: int, budget: float) -> None:
     print("\n== small-op overhead, n=1000 float32 (ratio: cowarray time / raw CuPy)")
     x = ca.ones(1000, dtype=ca.float32, device=GPU)
     y = ca.ones(1000, dtype=ca.float32, device=GPU)
@@ -196,21 +198,27 @@ def bench_small_ops(rounds: int) -> None:
         "sum(x)": (lambda: ca.sum(x), lambda: cupy.sum(a)),
     }
     for label, (ours, theirs) in cases.items():
-        _ratio_row(label, interleaved({"cowarray": ours, "cupy": theirs}, rounds))
+        _ratio_row(label, interleaved({"cowarray": ours, "cupy": theirs}, rounds, budget))
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds, sizes up to 256 MiB")
-    options = parser.parse_args()
-    rounds = 3 if options.quick else 7
+    parser.add_argument(
+        "--smoke", action="store_true", help="one short round at small sizes: measures nothing"
+    )
+    options = parser.parse_args(argv)
+    rounds, budget = (3 if options.quick else 7), 0.02
+    clone_sizes = [1_000, 1 << 24]
     sizes = [1 << 20, 1 << 24, 1 << 26] + ([] if options.quick else [1 << 28])
+    if options.smoke:
+        rounds, budget, clone_sizes, sizes = 1, 1e-4, [1_000], [1 << 12]
     device = cupy.cuda.runtime.getDeviceProperties(0)["name"]
     name = device.decode() if isinstance(device, bytes) else device
     print(f"cowarray GPU benchmarks on {name}, CuPy {cupy.__version__}")
-    bench_lazy_clone(rounds)
-    bench_materialization(rounds, sizes)
-    bench_small_ops(rounds)
+    bench_lazy_clone(rounds, clone_sizes, budget)
+    bench_materialization(rounds, sizes, 2.5 * budget)
+    bench_small_ops(rounds, budget)
 
 
 if __name__ == "__main__":

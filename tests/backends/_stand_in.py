@@ -167,6 +167,9 @@ class FakeDevice:
     def __exit__(self, *args: object) -> None:
         return None
 
+    def synchronize(self) -> None:
+        return None
+
 
 class FakeCuda:
     """``cupy.cuda``: a current device and a current stream that tests set."""
@@ -186,6 +189,7 @@ class FakeCuda:
         self.runtime = types.SimpleNamespace(
             getDevice=lambda: self.current_device,
             getDeviceCount=lambda: self.device_count,
+            getDeviceProperties=lambda index: {"name": b"stand-in GPU"},
             CUDARuntimeError=RuntimeError,
         )
 
@@ -210,6 +214,7 @@ def fake_cupy(missing: tuple[str, ...] = ()) -> types.ModuleType:
     module.linalg = np.linalg  # type: ignore[attr-defined]
     module.fft = np.fft  # type: ignore[attr-defined]
     module.cuda = FakeCuda()  # type: ignore[attr-defined]
+    module.__version__ = "stand-in"  # type: ignore[attr-defined]
     return module
 
 
