@@ -200,6 +200,16 @@ def _foreign(data: Any, device: Device) -> Array:
     return _dlpack.import_foreign(data, device)
 
 
+def _scalar_argument(value: object, name: str) -> bool | int | float | complex:
+    """``value`` as a Python scalar; a TypeError naming the argument otherwise."""
+    try:
+        return normalize_scalar(value)
+    except TypeError:
+        raise TypeError(
+            f"{name} must be a Python bool, int, float or complex, got {type(value).__name__}"
+        ) from None
+
+
 def _fill_dtype(fill_value: object, dtype: Any) -> Any:
     if dtype is None:
         return default_for_scalar(fill_value)
@@ -289,7 +299,7 @@ def full(
     cowarray.Array([[7, 7],
                     [7, 7]], dtype=int64)
     """
-    value = normalize_scalar(fill_value)
+    value = _scalar_argument(fill_value, "fill_value")
     resolved = _fill_dtype(value, _dtype_or_none(dtype))
     target = _device_or_default(device)
     try:
@@ -365,7 +375,7 @@ def full_like(
 
 
 def _real_scalar(value: object, name: str) -> int | float:
-    scalar = normalize_scalar(value)
+    scalar = _scalar_argument(value, name)
     if isinstance(scalar, complex):
         raise TypeError(f"{name} must be a real number, got {value!r}")
     return scalar
@@ -422,7 +432,7 @@ def linspace(
     >>> ca.linspace(0, 1, 5)
     cowarray.Array([0.  , 0.25, 0.5 , 0.75, 1.  ], dtype=float64)
     """
-    first, last = normalize_scalar(start), normalize_scalar(stop)
+    first, last = _scalar_argument(start, "start"), _scalar_argument(stop, "stop")
     (count,) = normalize_shape(num, "num")
     if type(endpoint) is not bool:
         raise TypeError(f"endpoint must be a bool, got {type(endpoint).__name__}")
