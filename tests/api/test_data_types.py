@@ -41,8 +41,8 @@ def test_can_cast_follows_the_promotion_lattice() -> None:
     assert not ca.can_cast(ca.int64, ca.uint64)
 
 
-def test_can_cast_takes_an_array_and_refuses_non_dtypes() -> None:
-    assert ca.can_cast(ca.asarray([1], dtype=ca.int8), ca.int32)
+def test_can_cast_takes_an_array_and_refuses_non_dtypes(backend_device: ca.Device) -> None:
+    assert ca.can_cast(ca.asarray([1], dtype=ca.int8, device=backend_device), ca.int32)
     with pytest.raises(TypeError, match="to"):
         ca.can_cast(ca.int8, "int32")
     with pytest.raises(TypeError, match="from_"):
@@ -54,7 +54,9 @@ def test_can_cast_takes_an_array_and_refuses_non_dtypes() -> None:
     [(ca.float32, "float32"), (ca.float64, "float64"), (ca.complex64, "float32"),
      (ca.complex128, "float64")],
 )  # fmt: skip
-def test_finfo_returns_python_floats(dtype: np.dtype, component: str) -> None:
+def test_finfo_returns_python_floats(
+    dtype: np.dtype, component: str, backend_device: ca.Device
+) -> None:
     info = ca.finfo(dtype)
     reference = np.finfo(component)
     assert info.dtype == np.dtype(component)
@@ -63,18 +65,18 @@ def test_finfo_returns_python_floats(dtype: np.dtype, component: str) -> None:
         value = getattr(info, field)
         assert type(value) is float
         assert value == float(getattr(reference, field))
-    assert ca.finfo(ca.ones(2, dtype=dtype)) == info
+    assert ca.finfo(ca.ones(2, dtype=dtype, device=backend_device)) == info
 
 
 @pytest.mark.parametrize("dtype", [d for d in STANDARD_DTYPES if d.kind in "iu"])
-def test_iinfo_returns_python_ints(dtype: np.dtype) -> None:
+def test_iinfo_returns_python_ints(dtype: np.dtype, backend_device: ca.Device) -> None:
     info = ca.iinfo(dtype)
     reference = np.iinfo(dtype)
     assert (info.bits, info.min, info.max, info.dtype) == (
         reference.bits, reference.min, reference.max, dtype
     )  # fmt: skip
     assert type(info.min) is int and type(info.max) is int
-    assert ca.iinfo(ca.zeros(1, dtype=dtype)) == info
+    assert ca.iinfo(ca.zeros(1, dtype=dtype, device=backend_device)) == info
 
 
 def test_finfo_iinfo_refuse_the_wrong_kind() -> None:
@@ -116,13 +118,15 @@ def test_isdtype_refuses_bad_kinds() -> None:
         ca.isdtype("int8", "integral")
 
 
-def test_result_type_mixes_arrays_dtypes_and_weak_scalars() -> None:
+def test_result_type_mixes_arrays_dtypes_and_weak_scalars(backend_device: ca.Device) -> None:
+    float32 = ca.asarray([1], dtype=ca.float32, device=backend_device)
+    uint8 = ca.asarray([1], dtype=ca.uint8, device=backend_device)
     assert ca.result_type(ca.int8, ca.uint8) == ca.int16
-    assert ca.result_type(ca.asarray([1], dtype=ca.float32), ca.complex64) == ca.complex64
+    assert ca.result_type(float32, ca.complex64) == ca.complex64
     assert ca.result_type(ca.float32, 1, 2.5) == ca.float32
     assert ca.result_type(ca.complex64, 1j) == ca.complex64
     assert ca.result_type(ca.bool, True) == ca.bool
-    assert ca.result_type(ca.asarray([1], dtype=ca.uint8)) == ca.uint8
+    assert ca.result_type(uint8) == ca.uint8
 
 
 def test_result_type_refuses_what_the_standard_refuses() -> None:

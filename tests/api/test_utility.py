@@ -19,34 +19,43 @@ NAN = math.nan
 )
 @pytest.mark.parametrize("dtype", ["bool", "int8", "float64", "complex64"])
 def test_all_any_match_numpy(
-    name: str, axis: int | tuple[int, ...] | None, keepdims: bool, dtype: str
+    name: str,
+    axis: int | tuple[int, ...] | None,
+    keepdims: bool,
+    dtype: str,
+    backend_device: ca.Device,
 ) -> None:
     model = np.asarray([[0, 1, 2], [3, 0, 0]]).astype(dtype)
-    result = getattr(ca, name)(strided(model), axis=axis, keepdims=keepdims)
+    x = strided(model, device=backend_device)
+    result = getattr(ca, name)(x, axis=axis, keepdims=keepdims)
     assert_matches(result, getattr(np, name)(model, axis=axis, keepdims=keepdims))
+    assert result.device == backend_device
 
 
-def test_all_any_on_empty_and_nan() -> None:
-    assert_matches(ca.all(ca.zeros((0,))), np.asarray(True))
-    assert_matches(ca.any(ca.zeros((0, 3)), axis=0), np.zeros(3, dtype=bool))
-    assert_matches(ca.all(ca.asarray([NAN, -math.inf])), np.asarray(True))
-    assert_matches(ca.any(ca.asarray([0j, 1j])), np.asarray(True))
+def test_all_any_on_empty_and_nan(backend_device: ca.Device) -> None:
+    device = backend_device
+    assert_matches(ca.all(ca.zeros((0,), device=device)), np.asarray(True))
+    assert_matches(ca.any(ca.zeros((0, 3), device=device), axis=0), np.zeros(3, dtype=bool))
+    assert_matches(ca.all(ca.asarray([NAN, -math.inf], device=device)), np.asarray(True))
+    assert_matches(ca.any(ca.asarray([0j, 1j], device=device)), np.asarray(True))
 
 
 @pytest.mark.parametrize(("axis", "n"), [(-1, 1), (0, 1), (1, 2), (-1, 0), (-1, 5)])
-def test_diff_matches_numpy(axis: int, n: int) -> None:
+def test_diff_matches_numpy(axis: int, n: int, backend_device: ca.Device) -> None:
     model = np.asarray([[1.0, 4.0, 9.0, 16.0], [2.0, -1.0, NAN, 0.0]])
-    x = strided(model)
+    x = strided(model, device=backend_device)
     result = ca.diff(x, axis=axis, n=n)
     assert_matches(result, np.diff(model, axis=axis, n=n))
+    assert result.device == backend_device
     assert_value(result, x)
 
 
-def test_diff_with_prepend_and_append() -> None:
+def test_diff_with_prepend_and_append(backend_device: ca.Device) -> None:
     model = np.arange(6).reshape(2, 3)
     front = np.asarray([[10], [20]])
     back = np.asarray([[1, 2], [3, 4]])
-    result = ca.diff(ca.asarray(model), axis=1, prepend=ca.asarray(front), append=ca.asarray(back))
+    x, before, after = (ca.asarray(a, device=backend_device) for a in (model, front, back))
+    result = ca.diff(x, axis=1, prepend=before, append=after)
     assert_matches(result, np.diff(model, axis=1, prepend=front, append=back))
 
 
