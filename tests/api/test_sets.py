@@ -13,60 +13,72 @@ import cowarray as ca
 NAN = math.nan
 
 
-def test_unique_all_fields_match_numpy() -> None:
+def test_unique_all_fields_match_numpy(backend_device: ca.Device) -> None:
     model = np.asarray([[3, 1], [3, 2], [1, 3]])
-    result = ca.unique_all(strided(model))
+    result = ca.unique_all(strided(model, device=backend_device))
     assert result._fields == ("values", "indices", "inverse_indices", "counts")
     expected = np.unique_all(model)
     for field in result._fields:
         assert_matches(getattr(result, field), getattr(expected, field))
+        assert getattr(result, field).device == backend_device
     assert result.inverse_indices.shape == model.shape
 
 
-def test_unique_treats_nans_as_distinct_and_signed_zeros_as_equal() -> None:
+def test_unique_treats_nans_as_distinct_and_signed_zeros_as_equal(
+    backend_device: ca.Device,
+) -> None:
     model = np.asarray([NAN, 0.0, -0.0, NAN, 1.0])
-    values, counts = ca.unique_counts(ca.asarray(model))
+    values, counts = ca.unique_counts(ca.asarray(model, device=backend_device))
     assert int(ca.count_nonzero(ca.isnan(values))) == 2
     assert int(ca.count_nonzero(values == 0.0)) == 1
     got = host(counts)[~np.isnan(host(values))]
     assert sorted(got.tolist()) == [1, 2]
-    assert_matches(ca.sort(ca.unique_values(ca.asarray(model)))[:2], np.asarray([-0.0, 1.0]))
+    unique = ca.unique_values(ca.asarray(model, device=backend_device))
+    assert_matches(ca.sort(unique)[:2], np.asarray([-0.0, 1.0]))
 
 
-def test_unique_inverse_rebuilds_the_input() -> None:
+def test_unique_inverse_rebuilds_the_input(backend_device: ca.Device) -> None:
     model = np.asarray([[5, 7, 5], [7, 7, 1]], dtype="uint8")
-    values, inverse = ca.unique_inverse(ca.asarray(model))
+    values, inverse = ca.unique_inverse(ca.asarray(model, device=backend_device))
     assert inverse.dtype == ca.int64
     rebuilt = ca.take(values, ca.reshape(inverse, (-1,)))
     assert_matches(ca.reshape(rebuilt, model.shape), model)
 
 
-def test_unique_on_empty_and_zero_d() -> None:
-    assert_matches(ca.unique_values(ca.zeros((0, 2))), np.zeros(0))
-    result = ca.unique_all(ca.asarray(4))
+def test_unique_on_empty_and_zero_d(backend_device: ca.Device) -> None:
+    assert_matches(ca.unique_values(ca.zeros((0, 2), device=backend_device)), np.zeros(0))
+    result = ca.unique_all(ca.asarray(4, device=backend_device))
     assert_matches(result.values, np.asarray([4]))
     assert_matches(result.inverse_indices, np.asarray(0))
 
 
-def test_unique_results_are_independent_values() -> None:
-    x = ca.asarray([2, 1, 2])
+def test_unique_results_are_independent_values(backend_device: ca.Device) -> None:
+    x = ca.asarray([2, 1, 2], device=backend_device)
     values, _counts = ca.unique_counts(x)
     assert_value(values, x)
     assert_value(ca.unique_values(x), x)
 
 
 @pytest.mark.parametrize("invert", [False, True])
-def test_isin_matches_numpy(invert: bool) -> None:
+def test_isin_matches_numpy(invert: bool, backend_device: ca.Device) -> None:
     a = np.asarray([[1, 5], [3, -2]])
     b = np.asarray([3, 1, 9])
-    result = ca.isin(ca.asarray(a), ca.asarray(b), invert=invert)
+    result = ca.isin(
+        ca.asarray(a, device=backend_device), ca.asarray(b, device=backend_device), invert=invert
+    )
     assert_matches(result, np.isin(a, b, invert=invert))
+    assert result.device == backend_device
 
 
-def test_isin_takes_python_scalars() -> None:
-    assert_matches(ca.isin(2, ca.asarray([1, 2])), np.asarray(True))
-    assert_matches(ca.isin(ca.asarray([1, 2]), 2), np.asarray([False, True]))
-    assert_matches(ca.isin(ca.asarray([NAN, 1.0]), ca.asarray([NAN])), np.asarray([False, False]))
+def test_isin_takes_python_scalars(backend_device: ca.Device) -> None:
+    def on_device(values: list[float]) -> ca.Array:
+        return ca.asarray(values, device=backend_device)
+
+    scalar_first = ca.isin(2, on_device([1, 2]))
+    assert_matches(scalar_first, np.asarray(True))
+    assert scalar_first.device == backend_device
+    assert_matches(ca.isin(on_device([1, 2]), 2), np.asarray([False, True]))
+    assert_matches(ca.isin(on_device([NAN, 1.0]), on_device([NAN])), np.asarray([False, False]))
 
 
 def test_isin_refuses_bad_input() -> None:

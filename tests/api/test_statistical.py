@@ -17,19 +17,25 @@ NAN = math.nan
     ("dtype", "expected_dtype"),
     [("int8", "int64"), ("uint16", "uint64"), ("float32", "float32"), ("complex64", "complex64")],
 )
-def test_prod_uses_the_standard_default_accumulator(dtype: str, expected_dtype: str) -> None:
+def test_prod_uses_the_standard_default_accumulator(
+    dtype: str, expected_dtype: str, backend_device: ca.Device
+) -> None:
     model = np.asarray([[1, 2], [3, 4]], dtype=dtype)
-    result = ca.prod(ca.asarray(model))
+    result = ca.prod(ca.asarray(model, device=backend_device))
     assert result.dtype == np.dtype(expected_dtype)
     assert_matches(result, np.prod(model).astype(expected_dtype))
+    assert result.device == backend_device
 
 
 @pytest.mark.parametrize(("axis", "keepdims"), [(0, False), (-1, True), ((0, 1), False)])
-def test_prod_with_axis_keepdims_and_dtype(axis: int | tuple[int, ...], keepdims: bool) -> None:
+def test_prod_with_axis_keepdims_and_dtype(
+    axis: int | tuple[int, ...], keepdims: bool, backend_device: ca.Device
+) -> None:
     model = np.arange(1, 7, dtype="int32").reshape(2, 3)
-    result = ca.prod(strided(model), axis=axis, keepdims=keepdims, dtype=ca.float64)
+    x = strided(model, device=backend_device)
+    result = ca.prod(x, axis=axis, keepdims=keepdims, dtype=ca.float64)
     assert_matches(result, np.prod(model, axis=axis, keepdims=keepdims, dtype="float64"))
-    assert_matches(ca.prod(ca.zeros((0,))), np.asarray(1.0))
+    assert_matches(ca.prod(ca.zeros((0,), device=backend_device)), np.asarray(1.0))
 
 
 @pytest.mark.parametrize("name", ["std", "var"])
@@ -38,12 +44,18 @@ def test_prod_with_axis_keepdims_and_dtype(axis: int | tuple[int, ...], keepdims
     [(None, 0, False), (0, 1, False), (-1, 0.5, True), ((0, 1), 1.0, False)],
 )
 def test_std_var_match_numpy(
-    name: str, axis: int | tuple[int, ...] | None, correction: float, keepdims: bool
+    name: str,
+    axis: int | tuple[int, ...] | None,
+    correction: float,
+    keepdims: bool,
+    backend_device: ca.Device,
 ) -> None:
     model = np.asarray([[1.0, 2.0, 4.0], [8.0, -1.0, 0.5]], dtype="float32")
-    result = getattr(ca, name)(strided(model), axis=axis, correction=correction, keepdims=keepdims)
+    x = strided(model, device=backend_device)
+    result = getattr(ca, name)(x, axis=axis, correction=correction, keepdims=keepdims)
     expected = getattr(np, name)(model, axis=axis, ddof=correction, keepdims=keepdims)
     assert result.dtype == ca.float32
+    assert result.device == backend_device
     np.testing.assert_allclose(host(result), expected, rtol=1e-6)
 
 
@@ -63,11 +75,14 @@ def test_std_var_refuse_bad_input(name: str) -> None:
 @pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
 @pytest.mark.parametrize("include_initial", [False, True])
 @pytest.mark.parametrize("axis", [0, 1, -1])
-def test_cumulative_functions_match_numpy(name: str, include_initial: bool, axis: int) -> None:
+def test_cumulative_functions_match_numpy(
+    name: str, include_initial: bool, axis: int, backend_device: ca.Device
+) -> None:
     model = np.asarray([[1.0, 2.0, 3.0], [4.0, NAN, 6.0]])
-    x = strided(model)
+    x = strided(model, device=backend_device)
     result = getattr(ca, name)(x, axis=axis, include_initial=include_initial)
     assert_matches(result, getattr(np, name)(model, axis=axis, include_initial=include_initial))
+    assert result.device == backend_device
     assert_value(result, x)
 
 
@@ -75,37 +90,42 @@ def test_cumulative_functions_match_numpy(name: str, include_initial: bool, axis
 @pytest.mark.parametrize(
     ("dtype", "expected"), [("int8", "int64"), ("uint8", "uint64"), ("float32", "float32")]
 )
-def test_cumulative_functions_default_dtype(name: str, dtype: str, expected: str) -> None:
-    result = getattr(ca, name)(ca.asarray([1, 2, 3], dtype=dtype))
+def test_cumulative_functions_default_dtype(
+    name: str, dtype: str, expected: str, backend_device: ca.Device
+) -> None:
+    x = ca.asarray([1, 2, 3], dtype=dtype, device=backend_device)
+    result = getattr(ca, name)(x)
     assert result.dtype == np.dtype(expected)
-    explicit = getattr(ca, name)(ca.asarray([1, 2, 3], dtype=dtype), dtype=ca.float64)
+    explicit = getattr(ca, name)(x, dtype=ca.float64)
     assert explicit.dtype == ca.float64
 
 
 @pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
-def test_cumulative_functions_on_empty_and_bad_input(name: str) -> None:
+def test_cumulative_functions_on_empty_and_bad_input(name: str, backend_device: ca.Device) -> None:
     function = getattr(ca, name)
     assert_matches(
-        function(ca.zeros(0), include_initial=True), np.asarray([0.0 if "sum" in name else 1.0])
+        function(ca.zeros(0, device=backend_device), include_initial=True),
+        np.asarray([0.0 if "sum" in name else 1.0]),
     )
     with pytest.raises(ValueError, match="axis is required"):
-        function(ca.zeros((2, 2)))
+        function(ca.zeros((2, 2), device=backend_device))
     with pytest.raises(ValueError, match="0-d"):
-        function(ca.asarray(1.0))
+        function(ca.asarray(1.0, device=backend_device))
     with pytest.raises(IndexError, match="axis"):
-        function(ca.zeros(2), axis=1)
+        function(ca.zeros(2, device=backend_device), axis=1)
     with pytest.raises(TypeError, match="include_initial"):
-        function(ca.zeros(2), include_initial=None)
+        function(ca.zeros(2, device=backend_device), include_initial=None)
     with pytest.raises(TypeError, match=name):
-        function(ca.asarray([True]))
+        function(ca.asarray([True], device=backend_device))
 
 
-def test_sum_and_mean_keep_their_contract() -> None:
+def test_sum_and_mean_keep_their_contract(backend_device: ca.Device) -> None:
     model = np.asarray([[1, 2], [3, 4]], dtype="int16")
     assert_matches(
-        ca.sum(ca.asarray(model), axis=1, keepdims=True), np.sum(model, axis=1, keepdims=True)
+        ca.sum(ca.asarray(model, device=backend_device), axis=1, keepdims=True),
+        np.sum(model, axis=1, keepdims=True),
     )
     assert_matches(
-        ca.mean(ca.asarray(model.astype("float32")), axis=0),
+        ca.mean(ca.asarray(model.astype("float32"), device=backend_device), axis=0),
         np.asarray([2.0, 3.0], dtype="float32"),
     )
