@@ -11,30 +11,37 @@ import pytest
 
 import cowarray as ca
 from cowarray import _cow
+from cowarray.testing import to_numpy
 
 MOVED = "moved into another by cowarray.move"
 
 
-def test_moved_array_has_the_values_without_a_copy() -> None:
-    x = ca.arange(1000.0)
-    data = np.asarray(x).__array_interface__["data"][0]
+def address(x: ca.Array) -> int:
+    """Where ``x``'s first byte lives, on any device (exports nothing)."""
+    return x.device.backend.address_range(x._data)[0]
+
+
+def test_moved_array_has_the_values_without_a_copy(backend_device: ca.Device) -> None:
+    x = ca.arange(1000.0, device=backend_device)
+    data = address(x)
     _cow.COUNTERS.reset()
     y = ca.move(x).at[0].set(-1.0)
     assert (_cow.COUNTERS.copies, _cow.COUNTERS.bytes_copied) == (0, 0)
-    assert np.asarray(y).__array_interface__["data"][0] == data
-    assert np.asarray(y)[:3].tolist() == [-1.0, 1.0, 2.0]
+    assert y.device == backend_device
+    assert address(y) == data
+    assert to_numpy(y)[:3].tolist() == [-1.0, 1.0, 2.0]
 
 
-def test_move_then_update_writes_in_place() -> None:
-    x = ca.zeros(10**5)
+def test_move_then_update_writes_in_place(backend_device: ca.Device) -> None:
+    x = ca.zeros(10**5, device=backend_device)
     _cow.COUNTERS.reset()
-    x = ca.move(x).at[ca.asarray([1, 1])].add(1.0)
+    x = ca.move(x).at[ca.asarray([1, 1], device=backend_device)].add(1.0)
     assert _cow.COUNTERS.bytes_copied == 0
     assert float(x[1]) == 2.0
 
 
-def test_moved_array_keeps_the_sharing_of_x() -> None:
-    x = ca.arange(4.0)
+def test_moved_array_keeps_the_sharing_of_x(backend_device: ca.Device) -> None:
+    x = ca.arange(4.0, device=backend_device)
     clone = ca.lazy_clone(x)
     y = ca.move(x)
     assert ca.shares_buffer(y, clone)
@@ -78,12 +85,14 @@ USES: list[tuple[str, Callable[[ca.Array], object]]] = [
 
 
 @pytest.mark.parametrize("use", [u[1] for u in USES], ids=[u[0] for u in USES])
-def test_every_use_of_a_moved_array_raises_a_clear_error(use: Callable[[ca.Array], object]) -> None:
-    x = ca.asarray([[1.0, 2.0], [3.0, 4.0]])
+def test_every_use_of_a_moved_array_raises_a_clear_error(
+    use: Callable[[ca.Array], object], backend_device: ca.Device
+) -> None:
+    x = ca.asarray([[1.0, 2.0], [3.0, 4.0]], device=backend_device)
     y = ca.move(x)
     with pytest.raises(ValueError, match=MOVED):
         use(x)
-    assert np.asarray(y).tolist() == [[1.0, 2.0], [3.0, 4.0]]
+    assert to_numpy(y).tolist() == [[1.0, 2.0], [3.0, 4.0]]
 
 
 def test_move_refuses_what_is_not_an_array() -> None:

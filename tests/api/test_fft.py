@@ -89,43 +89,55 @@ def test_one_axis_transform_matches_numpy(
 )
 @pytest.mark.parametrize("name", MANY_AXES)
 def test_many_axes_transform_matches_numpy(
-    name: str, shape: tuple[int, ...], s: Any, axes: Any, norm: Any, precision: str
+    name: str,
+    shape: tuple[int, ...],
+    s: Any,
+    axes: Any,
+    norm: Any,
+    precision: str,
+    backend_device: ca.Device,
 ) -> None:
     data = _input(name, shape, precision)
-    x = ca.asarray(data)
+    x = ca.asarray(data, device=backend_device)
     result = getattr(ca.fft, name)(x, s=s, axes=axes, norm=norm)
+    assert result.device == backend_device
     model_axes = axes if axes is not None or s is None else tuple(range(-len(s), 0))
     assert_close(result, getattr(np.fft, name)(data, s=s, axes=model_axes, norm=norm), precision)
     assert_value(result, x)
 
 
 @pytest.mark.parametrize("name", ONE_AXIS + MANY_AXES)
-def test_transform_reads_non_contiguous_input(name: str) -> None:
+def test_transform_reads_non_contiguous_input(name: str, backend_device: ca.Device) -> None:
     data = _input(name, (6, 10), "double")
-    x = ca.asarray(data)
+    x = ca.asarray(data, device=backend_device)
     view = ca.permute_dims(x[::2, 1::3], (1, 0))
     model = np.swapaxes(data[::2, 1::3], 0, 1)
-    assert_close(getattr(ca.fft, name)(view), getattr(np.fft, name)(model), "double")
+    result = getattr(ca.fft, name)(view)
+    assert result.device == backend_device
+    assert_close(result, getattr(np.fft, name)(model), "double")
     np.testing.assert_array_equal(to_numpy(x), data)
 
 
 @pytest.mark.parametrize("precision", ["single", "double"])
-def test_round_trips_recover_the_input(precision: str) -> None:
+def test_round_trips_recover_the_input(precision: str, backend_device: ca.Device) -> None:
     data = _input("fft", (4, 6), precision)
-    x = ca.asarray(data)
+    x = ca.asarray(data, device=backend_device)
     assert_close(ca.fft.ifft(ca.fft.fft(x)), data, precision)
     assert_close(ca.fft.ifftn(ca.fft.fftn(x)), data, precision)
     real = _input("rfft", (4, 6), precision)
-    r = ca.asarray(real)
+    r = ca.asarray(real, device=backend_device)
     assert_close(ca.fft.irfft(ca.fft.rfft(r), n=6), real, precision)
     assert_close(ca.fft.irfftn(ca.fft.rfftn(r), s=(4, 6)), real, precision)
     assert_close(ca.fft.hfft(ca.fft.ihfft(r), n=6), real, precision)
 
 
-def test_real_input_to_a_complex_transform_keeps_its_precision() -> None:
+def test_real_input_to_a_complex_transform_keeps_its_precision(
+    backend_device: ca.Device,
+) -> None:
     data = np.arange(4, dtype=np.float32)
-    result = ca.fft.fft(ca.asarray(data))
+    result = ca.fft.fft(ca.asarray(data, device=backend_device))
     assert result.dtype == ca.complex64
+    assert result.device == backend_device
     assert_close(result, np.fft.fft(data), "single")
 
 
@@ -133,10 +145,12 @@ def test_real_input_to_a_complex_transform_keeps_its_precision() -> None:
 @pytest.mark.parametrize("n", [1, 2, 7, 8])
 @pytest.mark.parametrize("d", [1.0, 0.25, 3])
 def test_sample_frequencies_match_numpy(
-    function: Callable[..., ca.Array], n: int, d: float
+    function: Callable[..., ca.Array], n: int, d: float, backend_device: ca.Device
 ) -> None:
     expected = getattr(np.fft, function.__name__)(n, d=d)
-    assert_close(function(n, d=d), expected, "double")
+    result = function(n, d=d, device=backend_device)
+    assert result.device == backend_device
+    assert_close(result, expected, "double")
 
 
 @pytest.mark.parametrize("function", [ca.fft.fftfreq, ca.fft.rfftfreq], ids=lambda f: f.__name__)
@@ -154,10 +168,11 @@ def test_sample_frequencies_honour_dtype_and_device(
 @pytest.mark.parametrize("name", ["fftshift", "ifftshift"])
 @pytest.mark.parametrize("axes", [None, 0, -1, (0, 1), [1]], ids=str)
 @pytest.mark.parametrize("dtype", ["int16", "float32", "complex128", "bool"])
-def test_shifts_match_numpy(name: str, axes: Any, dtype: str) -> None:
+def test_shifts_match_numpy(name: str, axes: Any, dtype: str, backend_device: ca.Device) -> None:
     data = (np.arange(15).reshape(3, 5) % 4).astype(dtype)
-    x = ca.asarray(data)
+    x = ca.asarray(data, device=backend_device)
     result = getattr(ca.fft, name)(x, axes=axes)
+    assert result.device == backend_device
     expected = getattr(np.fft, name)(data, axes=axes)
     assert type(result) is ca.Array
     assert to_numpy(result).dtype == expected.dtype

@@ -158,50 +158,58 @@ def test_single_matrix_function_matches_numpy(
 
 
 @pytest.mark.parametrize("name", list(SINGLE))
-def test_single_matrix_function_reads_non_contiguous_input(name: str) -> None:
+def test_single_matrix_function_reads_non_contiguous_input(
+    name: str, backend_device: ca.Device
+) -> None:
     function, model, make = SINGLE[name]
     base = make((2, 6, 6), "float64")
     view_model = base[:, ::2, ::2] if name not in ("inv", "cholesky", "cholesky upper") else base
     view_model = np.swapaxes(view_model, -1, -2)
-    x = ca.asarray(base)
+    x = ca.asarray(base, device=backend_device)
     view = ca.permute_dims(
         x[:, ::2, ::2] if name not in ("inv", "cholesky", "cholesky upper") else x, (0, 2, 1)
     )
-    assert_close(function(view), model(view_model))
+    result = function(view)
+    assert result.device == backend_device
+    assert_close(result, model(view_model))
     np.testing.assert_array_equal(to_numpy(x), base)
 
 
 @pytest.mark.parametrize("shape", [(4, 3), (3, 4), (2, 5, 2), (0, 2, 3), (3, 0)], ids=str)
 @pytest.mark.parametrize("name", ["svdvals", "pinv", "matrix_rank", "matrix_norm fro", "trace"])
-def test_rectangular_and_empty_matrices_match_numpy(name: str, shape: tuple[int, ...]) -> None:
+def test_rectangular_and_empty_matrices_match_numpy(
+    name: str, shape: tuple[int, ...], backend_device: ca.Device
+) -> None:
     function, model, make = SINGLE[name]
     data = make(shape, "float64")
-    assert_close(function(ca.asarray(data)), model(data))
+    result = function(ca.asarray(data, device=backend_device))
+    assert result.device == backend_device
+    assert_close(result, model(data))
 
 
-def test_integer_trace_uses_the_default_integer_dtype() -> None:
-    data = np.arange(9, dtype=np.int8).reshape(3, 3)
-    assert_close(ca.linalg.trace(ca.asarray(data)), np.asarray(12, dtype=np.int64))
-    unsigned = np.arange(9, dtype=np.uint16).reshape(3, 3)
-    assert_close(ca.linalg.trace(ca.asarray(unsigned)), np.asarray(12, dtype=np.uint64))
-    assert_close(
-        ca.linalg.trace(ca.asarray(data), dtype=ca.float32), np.asarray(12, dtype=np.float32)
-    )
+def test_integer_trace_uses_the_default_integer_dtype(backend_device: ca.Device) -> None:
+    data = ca.asarray(np.arange(9, dtype=np.int8).reshape(3, 3), device=backend_device)
+    assert_close(ca.linalg.trace(data), np.asarray(12, dtype=np.int64))
+    unsigned = ca.asarray(np.arange(9, dtype=np.uint16).reshape(3, 3), device=backend_device)
+    assert_close(ca.linalg.trace(unsigned), np.asarray(12, dtype=np.uint64))
+    assert_close(ca.linalg.trace(data, dtype=ca.float32), np.asarray(12, dtype=np.float32))
 
 
-def test_diagonal_and_matrix_transpose_are_lazy_values() -> None:
-    x = ca.asarray(np.arange(9.0).reshape(3, 3))
+def test_diagonal_and_matrix_transpose_are_lazy_values(backend_device: ca.Device) -> None:
+    x = ca.asarray(np.arange(9.0).reshape(3, 3), device=backend_device)
     for view in (ca.linalg.diagonal(x), ca.matrix_transpose(x), ca.linalg.matrix_transpose(x)):
         assert ca.shares_buffer(view, x)
+        assert view.device == backend_device
     diagonal = ca.linalg.diagonal(x)
     diagonal[0] = 100.0
     np.testing.assert_array_equal(to_numpy(x), np.arange(9.0).reshape(3, 3))
     np.testing.assert_array_equal(to_numpy(diagonal), [100.0, 4.0, 8.0])
 
 
-def test_diagonal_accepts_boolean_matrices() -> None:
+def test_diagonal_accepts_boolean_matrices(backend_device: ca.Device) -> None:
     data = np.eye(3, dtype=bool)
-    assert_close(ca.linalg.diagonal(ca.asarray(data)), np.ones(3, dtype=bool))
+    result = ca.linalg.diagonal(ca.asarray(data, device=backend_device))
+    assert_close(result, np.ones(3, dtype=bool))
 
 
 # -- decompositions: named tuples whose parts reconstruct the input -------------
@@ -209,10 +217,13 @@ def test_diagonal_accepts_boolean_matrices() -> None:
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", [(3, 3), (2, 4, 4), (0, 2, 2)], ids=str)
-def test_eigh_returns_named_eigenpairs(dtype: str, shape: tuple[int, ...]) -> None:
+def test_eigh_returns_named_eigenpairs(
+    dtype: str, shape: tuple[int, ...], backend_device: ca.Device
+) -> None:
     data = _spd(shape, dtype)
-    result = ca.linalg.eigh(ca.asarray(data))
+    result = ca.linalg.eigh(ca.asarray(data, device=backend_device))
     assert isinstance(result, ca.linalg.EighResult)
+    assert result.eigenvalues.device == result.eigenvectors.device == backend_device
     assert_close(result.eigenvalues, np.linalg.eigvalsh(data))
     w, v = to_numpy(result.eigenvalues), to_numpy(result.eigenvectors)
     np.testing.assert_allclose(
@@ -224,15 +235,19 @@ def test_eigh_returns_named_eigenpairs(dtype: str, shape: tuple[int, ...]) -> No
     ("dtype", "complex_dtype"),
     [("float32", "complex64"), ("float64", "complex128"), ("complex64", "complex64")],
 )
-def test_eig_and_eigvals_are_complex_even_for_real_spectra(dtype: str, complex_dtype: str) -> None:
+def test_eig_and_eigvals_are_complex_even_for_real_spectra(
+    dtype: str, complex_dtype: str, backend_device: ca.Device
+) -> None:
     data = np.array([[[2.0, 0.0], [0.0, 3.0]], [[0.0, -1.0], [1.0, 0.0]]], dtype=dtype)
-    x = ca.asarray(data)
+    x = ca.asarray(data, device=backend_device)
     result = ca.linalg.eig(x)
     assert isinstance(result, ca.linalg.EigResult)
+    assert result.eigenvalues.device == result.eigenvectors.device == backend_device
     assert result.eigenvalues.dtype == complex_dtype
     assert result.eigenvectors.dtype == complex_dtype
     values = ca.linalg.eigvals(x)
     assert values.dtype == complex_dtype
+    assert values.device == backend_device
     expected = np.linalg.eigvals(data).astype(complex_dtype)
     np.testing.assert_allclose(np.sort_complex(to_numpy(values)), np.sort_complex(expected))
     w, v = to_numpy(result.eigenvalues), to_numpy(result.eigenvectors)
@@ -242,11 +257,12 @@ def test_eig_and_eigvals_are_complex_even_for_real_spectra(dtype: str, complex_d
 @pytest.mark.parametrize("mode", ["reduced", "complete"])
 @pytest.mark.parametrize("shape", [(4, 3), (3, 4), (2, 3, 3)], ids=str)
 def test_qr_returns_named_factors_that_reconstruct_the_input(
-    mode: Any, shape: tuple[int, ...]
+    mode: Any, shape: tuple[int, ...], backend_device: ca.Device
 ) -> None:
     data = _random(shape)
-    result = ca.linalg.qr(ca.asarray(data), mode=mode)
+    result = ca.linalg.qr(ca.asarray(data, device=backend_device), mode=mode)
     assert isinstance(result, ca.linalg.QRResult)
+    assert result.Q.device == result.R.device == backend_device
     q, r = np.linalg.qr(data, mode=mode)
     assert_close(result.Q, q)
     assert_close(result.R, r)
@@ -255,10 +271,13 @@ def test_qr_returns_named_factors_that_reconstruct_the_input(
 
 @pytest.mark.parametrize("full_matrices", [True, False])
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_svd_returns_named_factors(full_matrices: bool, dtype: str) -> None:
+def test_svd_returns_named_factors(
+    full_matrices: bool, dtype: str, backend_device: ca.Device
+) -> None:
     data = _random((2, 4, 3), dtype)
-    result = ca.linalg.svd(ca.asarray(data), full_matrices=full_matrices)
+    result = ca.linalg.svd(ca.asarray(data, device=backend_device), full_matrices=full_matrices)
     assert isinstance(result, ca.linalg.SVDResult)
+    assert result.U.device == result.S.device == result.Vh.device == backend_device
     u, s, vh = np.linalg.svd(data, full_matrices=full_matrices)
     assert result.U.shape == u.shape
     assert result.Vh.shape == vh.shape
@@ -272,14 +291,15 @@ def test_svd_returns_named_factors(full_matrices: bool, dtype: str) -> None:
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_slogdet_returns_named_sign_and_log(dtype: str) -> None:
+def test_slogdet_returns_named_sign_and_log(dtype: str, backend_device: ca.Device) -> None:
     data = _random((3, 3, 3), dtype)
-    result = ca.linalg.slogdet(ca.asarray(data))
+    result = ca.linalg.slogdet(ca.asarray(data, device=backend_device))
     assert isinstance(result, ca.linalg.SlogdetResult)
+    assert result.sign.device == result.logabsdet.device == backend_device
     sign, logabsdet = np.linalg.slogdet(data)
     assert_close(result.sign, sign)
     assert_close(result.logabsdet, logabsdet)
-    singular = ca.linalg.slogdet(ca.zeros((2, 2)))
+    singular = ca.linalg.slogdet(ca.zeros((2, 2), device=backend_device))
     assert float(singular.sign) == 0.0
     assert float(singular.logabsdet) == -np.inf
 
@@ -290,11 +310,11 @@ def test_slogdet_returns_named_sign_and_log(dtype: str) -> None:
     ids=lambda f: f.__name__,
 )
 def test_every_part_of_a_decomposition_is_a_value(
-    decompose: Callable[[ca.Array], tuple[ca.Array, ...]],
+    decompose: Callable[[ca.Array], tuple[ca.Array, ...]], backend_device: ca.Device
 ) -> None:
     data = _spd((3, 3))
-    for index in range(len(decompose(ca.asarray(data)))):
-        x = ca.asarray(data)
+    for index in range(len(decompose(ca.asarray(data, device=backend_device)))):
+        x = ca.asarray(data, device=backend_device)
         assert_value(decompose(x)[index], x)
 
 
@@ -323,11 +343,13 @@ def test_solve_matches_numpy_with_vector_and_stacked_right_hand_sides(
     assert_value(result, x1, x2)
 
 
-def test_solve_promotes_mixed_precision() -> None:
+def test_solve_promotes_mixed_precision(backend_device: ca.Device) -> None:
     a = _spd((3, 3), "float32")
     b = _random((3,), "float64")
-    result = ca.linalg.solve(ca.asarray(a), ca.asarray(b))
+    x1, x2 = ca.asarray(a, device=backend_device), ca.asarray(b, device=backend_device)
+    result = ca.linalg.solve(x1, x2)
     assert result.dtype == ca.float64
+    assert to_numpy(result).dtype == np.float64
 
 
 @pytest.mark.parametrize(
@@ -348,11 +370,13 @@ def test_matmul_matches_numpy(
     assert_value(ca.matmul(x1, x2), x1, x2)
 
 
-def test_matmul_promotes_like_the_standard() -> None:
-    a = ca.ones((2, 2), dtype=ca.int8)
-    b = ca.ones((2, 2), dtype=ca.uint8)
+def test_matmul_promotes_like_the_standard(backend_device: ca.Device) -> None:
+    a = ca.ones((2, 2), dtype=ca.int8, device=backend_device)
+    b = ca.ones((2, 2), dtype=ca.uint8, device=backend_device)
     assert ca.matmul(a, b).dtype == ca.int16
-    assert ca.matmul(ca.ones((2, 2), dtype=ca.float32), ca.ones(2)).dtype == ca.float64
+    assert to_numpy(ca.matmul(a, b)).dtype == np.int16
+    single = ca.ones((2, 2), dtype=ca.float32, device=backend_device)
+    assert ca.matmul(single, ca.ones(2, device=backend_device)).dtype == ca.float64
 
 
 @pytest.mark.parametrize(
@@ -362,18 +386,21 @@ def test_matmul_promotes_like_the_standard() -> None:
 )
 @pytest.mark.parametrize("dtype", ["int32", "float64", "complex64"])
 def test_vecdot_conjugates_the_first_operand(
-    a_shape: tuple[int, ...], b_shape: tuple[int, ...], axis: int, dtype: str
+    a_shape: tuple[int, ...],
+    b_shape: tuple[int, ...],
+    axis: int,
+    dtype: str,
+    backend_device: ca.Device,
 ) -> None:
     a, b = _random(a_shape, dtype), _random(b_shape, dtype)
     if dtype == "int32":
         a, b = (a * 5).astype(dtype), (b * 5).astype(dtype)
+    x1, x2 = ca.asarray(a, device=backend_device), ca.asarray(b, device=backend_device)
     expected = np.linalg.vecdot(a, b, axis=axis if axis < 0 else axis - len(a_shape))
     for function in (ca.vecdot, ca.linalg.vecdot):
-        assert_close(function(ca.asarray(a), ca.asarray(b), axis=axis), expected)
+        assert_close(function(x1, x2, axis=axis), expected)
     manual = np.sum(np.conj(a) * b, axis=axis)
-    np.testing.assert_allclose(
-        to_numpy(ca.vecdot(ca.asarray(a), ca.asarray(b), axis=axis)), manual, rtol=1e-4
-    )
+    np.testing.assert_allclose(to_numpy(ca.vecdot(x1, x2, axis=axis)), manual, rtol=1e-4)
 
 
 @pytest.mark.parametrize(
@@ -390,12 +417,15 @@ def test_vecdot_conjugates_the_first_operand(
     ids=str,
 )
 def test_tensordot_matches_numpy(
-    a_shape: tuple[int, ...], b_shape: tuple[int, ...], axes: Any
+    a_shape: tuple[int, ...], b_shape: tuple[int, ...], axes: Any, backend_device: ca.Device
 ) -> None:
     a, b = _random(a_shape), _random(b_shape)
+    x1, x2 = ca.asarray(a, device=backend_device), ca.asarray(b, device=backend_device)
     expected = np.tensordot(a, b, axes=axes)
     for function in (ca.tensordot, ca.linalg.tensordot):
-        assert_close(function(ca.asarray(a), ca.asarray(b), axes=axes), expected)
+        result = function(x1, x2, axes=axes)
+        assert result.device == backend_device
+        assert_close(result, expected)
 
 
 @pytest.mark.parametrize(
@@ -405,22 +435,31 @@ def test_tensordot_matches_numpy(
 )
 @pytest.mark.parametrize("dtype", ["int64", "float32", "complex128"])
 def test_cross_matches_numpy(
-    a_shape: tuple[int, ...], b_shape: tuple[int, ...], axis: int, dtype: str
+    a_shape: tuple[int, ...],
+    b_shape: tuple[int, ...],
+    axis: int,
+    dtype: str,
+    backend_device: ca.Device,
 ) -> None:
     a, b = (_random(a_shape, dtype) * 4).astype(dtype), (_random(b_shape, dtype) * 4).astype(dtype)
     negative = axis if axis < 0 else axis - len(a_shape)
     expected = np.linalg.cross(a, b, axis=negative)
-    assert_close(ca.linalg.cross(ca.asarray(a), ca.asarray(b), axis=axis), expected)
+    x1, x2 = ca.asarray(a, device=backend_device), ca.asarray(b, device=backend_device)
+    result = ca.linalg.cross(x1, x2, axis=axis)
+    assert result.device == backend_device
+    assert_close(result, expected)
 
 
 @pytest.mark.parametrize("dtype", ["uint8", "float64", "complex64"])
-def test_outer_matches_numpy(dtype: str) -> None:
+def test_outer_matches_numpy(dtype: str, backend_device: ca.Device) -> None:
     a, b = (np.arange(4) + 1).astype(dtype), (np.arange(3) * 2).astype(dtype)
-    x1, x2 = ca.asarray(a), ca.asarray(b)
+    x1, x2 = ca.asarray(a, device=backend_device), ca.asarray(b, device=backend_device)
     result = ca.linalg.outer(x1, x2)
+    assert result.device == backend_device
     assert_close(result, np.outer(a, b))
     assert_value(result, x1, x2)
-    assert_close(ca.linalg.outer(ca.asarray(a[:0]), x2), np.outer(a[:0], b))
+    empty = ca.asarray(a[:0], device=backend_device)
+    assert_close(ca.linalg.outer(empty, x2), np.outer(a[:0], b))
 
 
 # -- vector_norm --------------------------------------------------------------
@@ -431,28 +470,36 @@ def test_outer_matches_numpy(dtype: str) -> None:
     ("axis", "keepdims"), [(None, False), (None, True), (1, False), ((0, 2), True), (-1, True)]
 )
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_vector_norm_matches_numpy(ord: float, axis: Any, keepdims: bool, dtype: str) -> None:
+def test_vector_norm_matches_numpy(
+    ord: float, axis: Any, keepdims: bool, dtype: str, backend_device: ca.Device
+) -> None:
     data = _random((2, 3, 4), dtype)
-    result = ca.linalg.vector_norm(ca.asarray(data), axis=axis, keepdims=keepdims, ord=ord)
+    x = ca.asarray(data, device=backend_device)
+    result = ca.linalg.vector_norm(x, axis=axis, keepdims=keepdims, ord=ord)
+    assert result.device == backend_device
     expected = np.linalg.vector_norm(data, axis=axis, keepdims=keepdims, ord=ord)
     assert_close(result, expected)
 
 
-def test_vector_norm_of_a_zero_dimensional_array_is_its_magnitude() -> None:
-    assert_close(ca.linalg.vector_norm(ca.asarray(-3.0)), np.asarray(3.0))
-    assert_close(
-        ca.linalg.vector_norm(ca.asarray(3 + 4j, dtype=ca.complex64)), np.asarray(5.0, "float32")
-    )
+def test_vector_norm_of_a_zero_dimensional_array_is_its_magnitude(
+    backend_device: ca.Device,
+) -> None:
+    real = ca.asarray(-3.0, device=backend_device)
+    assert_close(ca.linalg.vector_norm(real), np.asarray(3.0))
+    complex_ = ca.asarray(3 + 4j, dtype=ca.complex64, device=backend_device)
+    assert_close(ca.linalg.vector_norm(complex_), np.asarray(5.0, "float32"))
 
 
-def test_vector_norm_of_an_empty_array_is_zero() -> None:
-    assert_close(ca.linalg.vector_norm(ca.zeros((0, 3)), axis=0), np.zeros(3))
+def test_vector_norm_of_an_empty_array_is_zero(backend_device: ca.Device) -> None:
+    empty = ca.zeros((0, 3), device=backend_device)
+    assert_close(ca.linalg.vector_norm(empty, axis=0), np.zeros(3))
 
 
-def test_vector_norm_propagates_nan_and_inf() -> None:
-    x = ca.asarray([1.0, np.inf, 2.0])
+def test_vector_norm_propagates_nan_and_inf(backend_device: ca.Device) -> None:
+    x = ca.asarray([1.0, np.inf, 2.0], device=backend_device)
     assert float(ca.linalg.vector_norm(x)) == np.inf
-    assert np.isnan(float(ca.linalg.vector_norm(ca.asarray([1.0, np.nan]))))
+    nan = ca.asarray([1.0, np.nan], device=backend_device)
+    assert np.isnan(float(ca.linalg.vector_norm(nan)))
 
 
 # -- bad input -------------------------------------------------------------------
@@ -517,9 +564,9 @@ def test_vector_input_to_a_matrix_function_raises_value_error(
         function(ca.ones(3))
 
 
-def test_singular_matrix_raises_value_error() -> None:
+def test_singular_matrix_raises_value_error(backend_device: ca.Device) -> None:
     with pytest.raises(ValueError, match="Singular matrix"):
-        ca.linalg.inv(ca.zeros((2, 2)))
+        ca.linalg.inv(ca.zeros((2, 2), device=backend_device))
 
 
 def test_mixed_kinds_are_refused_like_the_standard() -> None:
@@ -574,10 +621,11 @@ def test_bad_arguments_raise_the_standard_exception(
         call()
 
 
-def test_rtol_as_an_array_broadcasts_over_the_stack() -> None:
+def test_rtol_as_an_array_broadcasts_over_the_stack(backend_device: ca.Device) -> None:
     data = np.stack([np.diag([1.0, 1e-3]), np.diag([1.0, 1e-3])])
-    rtol = ca.asarray([1e-2, 1e-4])
-    assert to_numpy(ca.linalg.matrix_rank(ca.asarray(data), rtol=rtol)).tolist() == [1, 2]
-    pinv = ca.linalg.pinv(ca.asarray(data), rtol=rtol)
+    x = ca.asarray(data, device=backend_device)
+    rtol = ca.asarray([1e-2, 1e-4], device=backend_device)
+    assert to_numpy(ca.linalg.matrix_rank(x, rtol=rtol)).tolist() == [1, 2]
+    pinv = ca.linalg.pinv(x, rtol=rtol)
     np.testing.assert_allclose(to_numpy(pinv)[0], np.diag([1.0, 0.0]))
     np.testing.assert_allclose(to_numpy(pinv)[1], np.diag([1.0, 1e3]))
