@@ -5,9 +5,9 @@ from __future__ import annotations
 import cowarray as ca
 
 
-def test_counters_count_every_materialization_without_a_trace() -> None:
+def test_counters_count_every_materialization_without_a_trace(backend_device: ca.Device) -> None:
     ca.reset_copy_counters()
-    x = ca.zeros(1000)
+    x = ca.zeros(1000, device=backend_device)
     y = ca.lazy_clone(x)
     y[0] = 1.0  # 8000 bytes
     window = x[:10]
@@ -16,18 +16,18 @@ def test_counters_count_every_materialization_without_a_trace() -> None:
     assert ca.copy_counters() == ca.debug.CopyCounters(copies=2, bytes_copied=8080)
 
 
-def test_reset_returns_the_totals_it_cleared() -> None:
+def test_reset_returns_the_totals_it_cleared(backend_device: ca.Device) -> None:
     ca.reset_copy_counters()
-    x = ca.zeros(4)
+    x = ca.zeros(4, device=backend_device)
     y = ca.lazy_clone(x)
     y += 1.0
     assert ca.reset_copy_counters() == ca.debug.CopyCounters(copies=1, bytes_copied=32)
     assert ca.copy_counters() == ca.debug.CopyCounters(copies=0, bytes_copied=0)
 
 
-def test_counters_agree_with_a_trace_of_the_same_writes() -> None:
+def test_counters_agree_with_a_trace_of_the_same_writes(backend_device: ca.Device) -> None:
     ca.reset_copy_counters()
-    x = ca.ones((100, 100))
+    x = ca.ones((100, 100), device=backend_device)
     with ca.trace() as t:
         for row in range(5):
             r = x[row]

@@ -20,8 +20,8 @@ def test_copy_warning_is_a_user_warning() -> None:
     assert issubclass(ca.CopyWarning, UserWarning)
 
 
-def test_context_warns_at_the_line_that_wrote() -> None:
-    x = ca.zeros(1000)
+def test_context_warns_at_the_line_that_wrote(backend_device: ca.Device) -> None:
+    x = ca.zeros(1000, device=backend_device)
     y = ca.lazy_clone(x)
     with ca.warn_on_copy(min_bytes=0), pytest.warns(ca.CopyWarning, match="8000 bytes") as rec:
         line = next_line()
@@ -31,8 +31,8 @@ def test_context_warns_at_the_line_that_wrote() -> None:
     assert _cow.observer is None
 
 
-def test_copies_below_the_threshold_do_not_warn_and_at_it_do() -> None:
-    x = ca.zeros(1000)
+def test_copies_below_the_threshold_do_not_warn_and_at_it_do(backend_device: ca.Device) -> None:
+    x = ca.zeros(1000, device=backend_device)
     with warnings.catch_warnings(record=True) as caught, ca.warn_on_copy(min_bytes=80):
         warnings.simplefilter("always")
         small = x[:9]
@@ -44,8 +44,8 @@ def test_copies_below_the_threshold_do_not_warn_and_at_it_do() -> None:
     assert "copied 80 bytes (region (10,), float64)" in messages[0]
 
 
-def test_global_switch_stays_on_until_turned_off() -> None:
-    x = ca.zeros(10)
+def test_global_switch_stays_on_until_turned_off(backend_device: ca.Device) -> None:
+    x = ca.zeros(10, device=backend_device)
     ca.warn_on_copy(1)
     try:
         for _ in range(2):
@@ -61,8 +61,8 @@ def test_global_switch_stays_on_until_turned_off() -> None:
     assert _cow.observer is None
 
 
-def test_leaving_the_block_restores_the_previous_setting() -> None:
-    x = ca.zeros(1000)
+def test_leaving_the_block_restores_the_previous_setting(backend_device: ca.Device) -> None:
+    x = ca.zeros(1000, device=backend_device)
     ca.warn_on_copy(10_000)
     try:
         with ca.warn_on_copy(0):
@@ -75,8 +75,8 @@ def test_leaving_the_block_restores_the_previous_setting() -> None:
         ca.warn_on_copy(None)
 
 
-def test_warnings_and_a_trace_work_together() -> None:
-    x = ca.zeros(10)
+def test_warnings_and_a_trace_work_together(backend_device: ca.Device) -> None:
+    x = ca.zeros(10, device=backend_device)
     with ca.trace() as t, ca.warn_on_copy(0), pytest.warns(ca.CopyWarning):
         y = ca.lazy_clone(x)
         y[0] = 1.0
@@ -97,8 +97,8 @@ def test_negative_min_bytes_is_a_value_error() -> None:
     assert _cow.observer is None
 
 
-def test_warning_skips_library_frames_to_reach_the_user_line() -> None:
-    x = ca.arange(8.0)
+def test_warning_skips_library_frames_to_reach_the_user_line(backend_device: ca.Device) -> None:
+    x = ca.arange(8.0, device=backend_device)
     y = ca.lazy_clone(x)
     with ca.warn_on_copy(0), pytest.warns(ca.CopyWarning) as rec:
         line = next_line()

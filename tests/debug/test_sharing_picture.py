@@ -13,16 +13,16 @@ from cowarray import _cow
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def known_set() -> tuple[ca.Array, ca.Array, ca.Array, ca.Array]:
-    x = ca.zeros(1000)
+def known_set(device: ca.Device) -> tuple[ca.Array, ca.Array, ca.Array, ca.Array]:
+    x = ca.zeros(1000, device=device)
     clone = ca.lazy_clone(x)
     window = x[:10]
     fresh = x + 1
     return x, clone, window, fresh
 
 
-def test_text_groups_arrays_by_buffer_with_states_and_holders() -> None:
-    x, clone, window, fresh = known_set()
+def test_text_groups_arrays_by_buffer_with_states_and_holders(backend_device: ca.Device) -> None:
+    x, clone, window, fresh = known_set(backend_device)
     picture = ca.sharing_picture(x, clone, window, fresh, names=["x", "clone", "window", "fresh"])
     assert str(picture) == (
         "buffer A: shared, 3 holders, 8000 bytes\n"
@@ -42,21 +42,23 @@ def test_holders_outside_the_picture_are_counted_and_said_to_be_hidden() -> None
     assert export[0] == 0.0
 
 
-def test_picture_keeps_no_holder_alive_and_changes_no_state() -> None:
-    x = ca.zeros(4)
+def test_picture_keeps_no_holder_alive_and_changes_no_state(backend_device: ca.Device) -> None:
+    x = ca.zeros(4, device=backend_device)
     y = ca.lazy_clone(x)
     picture = ca.sharing_picture(x=x, y=y)
     del y
     assert ca.cow_info(x).holders == 1
     assert picture.buffers[0].holders == 2
-    fresh = ca.ones(3)
+    fresh = ca.ones(3, device=backend_device)
     ca.sharing_picture(fresh=fresh)
     assert fresh._buf is None  # no sharing record was created just to look
 
 
-def test_foreign_and_exposed_buffers_are_named_by_state() -> None:
-    foreign = ca.asarray(np.arange(3.0), copy=False)
-    exposed = ca.zeros(2)
+def test_foreign_and_exposed_buffers_are_named_by_state(backend_device: ca.Device) -> None:
+    # memory of the device's own library, imported without a copy
+    native = backend_device.backend.asarray(np.arange(3.0))
+    foreign = ca.asarray(native, device=backend_device, copy=False)
+    exposed = ca.zeros(2, device=backend_device)
     record = _cow.attach(exposed)
     record.expose()
     try:
@@ -66,8 +68,10 @@ def test_foreign_and_exposed_buffers_are_named_by_state() -> None:
     assert [(b.label, b.state) for b in picture.buffers] == [("A", "foreign"), ("B", "exposed")]
 
 
-def test_svg_is_well_formed_with_a_box_per_array_and_buffer_and_an_arrow_per_array() -> None:
-    x, clone, window, fresh = known_set()
+def test_svg_is_well_formed_with_a_box_per_array_and_buffer_and_an_arrow_per_array(
+    backend_device: ca.Device,
+) -> None:
+    x, clone, window, fresh = known_set(backend_device)
     picture = ca.sharing_picture(x=x, clone=clone, window=window, fresh=fresh)
     svg = picture._repr_svg_()
     root = ET.fromstring(svg)
@@ -86,8 +90,8 @@ def test_svg_escapes_names() -> None:
     assert "<a & b>" in [t.text for t in root.iter(f"{SVG}text")]
 
 
-def test_dot_has_an_edge_from_each_array_to_its_buffer() -> None:
-    x, _clone, window, fresh = known_set()
+def test_dot_has_an_edge_from_each_array_to_its_buffer(backend_device: ca.Device) -> None:
+    x, _clone, window, fresh = known_set(backend_device)
     dot = ca.sharing_picture(x=x, window=window, fresh=fresh).to_dot()
     assert dot.startswith("digraph sharing {")
     edges = [line.strip() for line in dot.splitlines() if "->" in line]
@@ -109,10 +113,18 @@ def test_positional_arrays_are_named_after_the_callers_globals() -> None:
     assert [entry.name for entry in picture.arrays] == ["FIRST", "SECOND", "SAME"]
 
 
-def test_local_and_temporary_arrays_are_numbered_and_locals_stay_unpinned() -> None:
-    local = ca.zeros(1)
+def test_local_and_temporary_arrays_are_numbered_and_locals_stay_unpinned(
+    backend_device: ca.Device,
+) -> None:
+    local = ca.zeros(1, device=backend_device)
     clone = ca.lazy_clone(local)
-    picture = ca.sharing_picture(ca.zeros(2), local, clone, FIRST, other=ca.zeros(1))
+    picture = ca.sharing_picture(
+        ca.zeros(2, device=backend_device),
+        local,
+        clone,
+        FIRST,
+        other=ca.zeros(1, device=backend_device),
+    )
     assert [entry.name for entry in picture.arrays] == ["a0", "a1", "a2", "FIRST", "other"]
     del clone
     assert ca.cow_info(local).holders == 1

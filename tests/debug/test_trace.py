@@ -24,8 +24,10 @@ def summary(t: ca.debug.Trace) -> list[tuple[str, int, tuple[int, ...] | None]]:
     return [(e.kind, e.nbytes, e.shape) for e in t.events]
 
 
-def test_clone_then_write_records_a_share_and_a_copy_of_the_whole_buffer() -> None:
-    x = ca.zeros(1000)
+def test_clone_then_write_records_a_share_and_a_copy_of_the_whole_buffer(
+    backend_device: ca.Device,
+) -> None:
+    x = ca.zeros(1000, device=backend_device)
     with ca.trace() as t:
         clone_line = next_line()
         y = ca.lazy_clone(x)
@@ -38,10 +40,11 @@ def test_clone_then_write_records_a_share_and_a_copy_of_the_whole_buffer() -> No
     assert share.buffer_id == copy.buffer_id == ca.cow_info(x).buffer_id
     assert copy.new_buffer_id == ca.cow_info(y).buffer_id != copy.buffer_id
     assert (t.copies, t.bytes_copied, len(t)) == (1, 8000, 2)
+    assert y.device == backend_device
 
 
-def test_slice_write_records_a_copy_of_the_slice_region_only() -> None:
-    x = ca.zeros(1_000_000)
+def test_slice_write_records_a_copy_of_the_slice_region_only(backend_device: ca.Device) -> None:
+    x = ca.zeros(1_000_000, device=backend_device)
     with ca.trace() as t:
         window = x[500:510]
         write_line = next_line()
@@ -52,8 +55,8 @@ def test_slice_write_records_a_copy_of_the_slice_region_only() -> None:
     assert t.bytes_copied == 80
 
 
-def test_last_holder_write_records_a_takeover_and_no_copy() -> None:
-    x = ca.zeros(100)
+def test_last_holder_write_records_a_takeover_and_no_copy(backend_device: ca.Device) -> None:
+    x = ca.zeros(100, device=backend_device)
     y = ca.lazy_clone(x)
     del y
     with ca.trace() as t:
@@ -77,8 +80,8 @@ def test_numpy_export_records_a_share_and_the_write_after_it_copies() -> None:
     assert view[0] == 0
 
 
-def test_private_array_writes_record_nothing() -> None:
-    x = ca.zeros(10)
+def test_private_array_writes_record_nothing(backend_device: ca.Device) -> None:
+    x = ca.zeros(10, device=backend_device)
     with ca.trace() as t:
         x[0] = 1.0
         x += 1.0
@@ -87,8 +90,10 @@ def test_private_array_writes_record_nothing() -> None:
     assert str(t).splitlines()[-1] == "0 events, 0 copies, 0 bytes copied"
 
 
-def test_table_has_one_row_per_event_with_lettered_buffers_and_the_user_line() -> None:
-    x = ca.zeros(1000)
+def test_table_has_one_row_per_event_with_lettered_buffers_and_the_user_line(
+    backend_device: ca.Device,
+) -> None:
+    x = ca.zeros(1000, device=backend_device)
     with ca.trace() as t:
         y = x[:10]
         line = next_line()
@@ -110,8 +115,8 @@ def test_table_has_one_row_per_event_with_lettered_buffers_and_the_user_line() -
     assert repr(t) == "<cowarray trace: 2 events, 1 copy, 80 bytes copied>"
 
 
-def test_nested_traces_each_record_the_events_inside_them() -> None:
-    x = ca.zeros(10)
+def test_nested_traces_each_record_the_events_inside_them(backend_device: ca.Device) -> None:
+    x = ca.zeros(10, device=backend_device)
     with ca.trace() as outer:
         a = ca.lazy_clone(x)
         with ca.trace() as inner:
@@ -121,8 +126,8 @@ def test_nested_traces_each_record_the_events_inside_them() -> None:
     assert (a.shape, b.shape, c.shape) == ((10,), (10,), (10,))
 
 
-def test_trace_records_events_of_other_threads_with_their_name() -> None:
-    x = ca.zeros(10)
+def test_trace_records_events_of_other_threads_with_their_name(backend_device: ca.Device) -> None:
+    x = ca.zeros(10, device=backend_device)
 
     def work() -> None:
         y = ca.lazy_clone(x)
@@ -139,8 +144,8 @@ def test_trace_records_events_of_other_threads_with_their_name() -> None:
     assert "thread" not in str(t)  # one thread: no column
 
 
-def test_table_names_threads_when_events_come_from_several() -> None:
-    x = ca.zeros(10)
+def test_table_names_threads_when_events_come_from_several(backend_device: ca.Device) -> None:
+    x = ca.zeros(10, device=backend_device)
     with ca.trace() as t:
         _ = ca.lazy_clone(x)
         worker = threading.Thread(target=lambda: ca.lazy_clone(x), name="worker-8")
@@ -160,8 +165,8 @@ def test_nobody_observes_outside_a_trace_even_after_an_error_inside() -> None:
     assert _cow.observer is None
 
 
-def test_trace_keeps_no_holder_alive() -> None:
-    x = ca.zeros(10)
+def test_trace_keeps_no_holder_alive(backend_device: ca.Device) -> None:
+    x = ca.zeros(10, device=backend_device)
     with ca.trace() as t:
         y = ca.lazy_clone(x)
         z = x[2:]
@@ -171,8 +176,10 @@ def test_trace_keeps_no_holder_alive() -> None:
     assert len(t) == 2
 
 
-def test_events_after_the_block_are_not_recorded_and_a_trace_can_resume() -> None:
-    x = ca.zeros(10)
+def test_events_after_the_block_are_not_recorded_and_a_trace_can_resume(
+    backend_device: ca.Device,
+) -> None:
+    x = ca.zeros(10, device=backend_device)
     with ca.trace() as t:
         _ = ca.lazy_clone(x)
     _ = ca.lazy_clone(x)
@@ -196,13 +203,15 @@ def test_foreign_read_only_write_records_takeover_then_copy() -> None:
     assert summary(t) == [("takeover", 0, (4,)), ("materialize", 32, (4,))]
 
 
-def test_events_reached_through_library_code_point_at_the_user_line() -> None:
-    x = ca.zeros(3)
+def test_events_reached_through_library_code_point_at_the_user_line(
+    backend_device: ca.Device,
+) -> None:
+    x = ca.zeros(3, device=backend_device)
     with ca.trace() as t:
         line = next_line()
         y = copy.copy(x)  # the standard library's copy.copy calls x.__copy__
     assert [(e.kind, e.filename, e.lineno) for e in t.events] == [("share", __file__, line)]
-    assert y.shape == (3,)
+    assert (y.shape, y.device) == ((3,), backend_device)
 
 
 def test_torch_export_release_and_import_are_traced_at_the_user_lines() -> None:

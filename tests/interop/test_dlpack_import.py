@@ -13,12 +13,13 @@ import pytest
 
 import cowarray as ca
 from cowarray import _cow
+from cowarray.testing import to_numpy
 
 torch = pytest.importorskip("torch")
 
 
 def _values(x: ca.Array) -> Any:
-    return np.asarray(x, copy=True)
+    return to_numpy(x)  # a copy, from any device
 
 
 def test_import_aliases_the_producer_in_both_directions() -> None:
@@ -85,10 +86,11 @@ def test_writable_numpy_producer_is_aliased_like_np_from_dlpack() -> None:
     np.testing.assert_array_equal(_values(x), [7, 8, 2])
 
 
-def test_importing_an_array_gives_a_lazy_clone() -> None:
-    x = ca.asarray([1, 2, 3])
+def test_importing_an_array_gives_a_lazy_clone(backend_device: ca.Device) -> None:
+    x = ca.asarray([1, 2, 3], device=backend_device)
     y = ca.from_dlpack(x)
     assert y is not x
+    assert y.device == backend_device
     assert ca.shares_buffer(x, y)
     y[0] = 100
     np.testing.assert_array_equal(_values(x), [1, 2, 3])
@@ -123,8 +125,8 @@ def test_torch_view_of_exported_memory_is_copied_on_import() -> None:
     np.testing.assert_array_equal(_values(y), [2, 3])
 
 
-def test_importing_our_own_capsule_copies() -> None:
-    x = ca.arange(3)
+def test_importing_our_own_capsule_copies(backend_device: ca.Device) -> None:
+    x = ca.arange(3, device=backend_device)
     y = ca.from_dlpack(x.__dlpack__(max_version=(1, 0)))
     x[0] = 100
     np.testing.assert_array_equal(_values(y), [0, 1, 2])
