@@ -398,6 +398,8 @@ def _get(x: Array, key: Any, mode: str, fill_value: Any) -> Array:
     resolved = resolve(x, key, mode, "get")
     backend = x._device.backend
     try:
+        if resolved.valid is None and backend.wraps_out_of_range_indices:
+            backend.check_index_bounds(x._data.shape, resolved.index)
         region = x._data[resolved.index]
     except IndexError as error:
         if resolved.valid is None:
