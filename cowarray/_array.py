@@ -566,7 +566,9 @@ def new_array(data: Any, buf: _cow.Buffer | None, device: Device) -> Array:
 def _enable_fast_write(array: Array) -> None:
     # Called right after a write went through the core: with no record the
     # view is now known private and writable (written in place, or a copy).
-    if array._buf is None:
+    # A backend that orders each write after copies still reading the memory
+    # (CuPy's streams) must see every write, so it never gets the fast path.
+    if array._buf is None and not array._device.backend.sees_every_write:
         array._fast_write = _PLAIN_SCALARS[array._data.dtype.kind]
 
 

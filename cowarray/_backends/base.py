@@ -23,6 +23,10 @@ class Backend(Protocol):
     xp: Any
     #: The library's array type.
     array_type: Any
+    #: True where every write of a private buffer must go through
+    #: :meth:`must_copy_before_write` (a GPU backend orders it after copies still
+    #: reading the memory), so the Array's unchecked scalar-write path is off.
+    sees_every_write: bool
     #: True where the library's indexing wraps an out-of-range integer index
     #: array around instead of raising (CuPy): cowarray then calls
     #: :meth:`check_index_bounds` before indexing.

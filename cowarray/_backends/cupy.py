@@ -191,6 +191,9 @@ class CupyBackend:
     # CuPy's indexing wraps out-of-range integer index arrays around (no error
     # without a read back from the GPU): cowarray checks first, as NumPy would.
     wraps_out_of_range_indices = True
+    # Every write asks must_copy_before_write, which orders it after the copies
+    # still reading its memory (stream rule 3): no unchecked scalar writes.
+    sees_every_write = True
 
     def __init__(self, device_id: int) -> None:
         self.device_id = device_id
@@ -290,7 +293,8 @@ class CupyBackend:
     def must_copy_before_write(self, data: Any) -> bool:
         # Asked by the core just before a holder writes its memory in place:
         # the write must not overtake a copy that still reads this memory.
-        self._wait_for_readers(data)
+        with self._current():  # the wait goes on this GPU's current stream
+            self._wait_for_readers(data)
         return any(
             stride == 0 and length > 1
             for stride, length in zip(data.strides, data.shape, strict=True)

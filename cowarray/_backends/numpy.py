@@ -147,6 +147,7 @@ class NumpyBackend:
     name = "numpy"
     array_type = np.ndarray
     wraps_out_of_range_indices = False  # NumPy raises IndexError itself
+    sees_every_write = False  # host memory: no stream orders a write
 
     def __init__(self) -> None:
         self.xp = _standard_namespace()

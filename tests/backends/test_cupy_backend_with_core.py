@@ -63,6 +63,34 @@ def test_last_holder_write_waits_for_the_copy_out_of_its_memory(
     assert to_numpy(y)[0] == -1.0
 
 
+@pytest.mark.parametrize(
+    "write",
+    [
+        lambda x: x.__setitem__(1, 3.0),
+        lambda x: x.__iadd__(1.0),
+        lambda x: x.__setitem__((1,), 3.0),
+    ],
+    ids=["scalar setitem", "in-place scalar add", "tuple setitem"],
+)
+def test_every_later_write_also_waits_for_a_copy_still_reading(
+    stand_in: types.ModuleType, gpu: ca.Device, write: Any
+) -> None:
+    # After one checked write, later scalar writes must not skip the wait
+    # (CPU arrays take an unchecked fast path there).
+    copy_stream, first_stream, later_stream = FakeStream(1), FakeStream(2), FakeStream(3)
+    x = ca.arange(6.0, device=gpu)
+    y = ca.lazy_clone(x)
+    stand_in.fake.current = copy_stream
+    y[0] = -1.0
+    copy_running = copy_stream.recorded[-1]
+    stand_in.fake.current = first_stream
+    x[0] = 10.0
+    stand_in.fake.current = later_stream
+    write(x)
+    assert later_stream.waited == [copy_running]
+    assert to_numpy(y)[1] == 1.0
+
+
 def test_memory_of_a_dead_source_waits_for_its_copy(
     stand_in: types.ModuleType, gpu: ca.Device
 ) -> None:
