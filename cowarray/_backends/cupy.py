@@ -392,27 +392,44 @@ class CupyBackend:
             check_index_bounds(shape, index)
 
     def index_update(self, target: Any, index: Any, values: Any, op: str) -> None:
-        """``target[index] op= values`` with duplicate indices accumulating.
+        """``target[index] op= values``, each repeated position updated in turn.
 
         Integer index arrays are checked against the bounds first (CuPy
         itself wraps them around), so a bad index raises IndexError before
-        anything is written; the check reads one flag back from the GPU.
-        CuPy's ``add``, ``subtract``, ``maximum`` and ``minimum`` have an
-        unbuffered ``.at``; ``multiply``, ``divide`` and ``pow`` do not, so those
-        run through host memory (a synchronizing round trip).
+        anything is written. Without integer index arrays no position repeats:
+        the region is read, combined and written back on the GPU. With them:
+
+        * ``add`` and ``subtract`` (as the addition of ``-values``, exact in
+          floating point and modular for integers) accumulate on the GPU with
+          CuPy's ``add.at`` for the dtypes its atomics support; ``maximum``
+          and ``minimum`` likewise for 32- and 64-bit integers. (The order in
+          which repeated additions land is the GPU's, so a floating-point sum
+          may differ from NumPy's in the last bits.)
+        * Everything else goes through the host, moving only the touched
+          elements: ``set`` (CuPy leaves the value stored at a repeated
+          position undefined; cowarray keeps the last, as NumPy), floating
+          ``maximum``/``minimum`` (CuPy's double atomics round through float32
+          and drop NaN), ``multiply``, ``divide``, ``pow``, and the dtypes
+          CuPy's atomics lack.
         """
         with self._current():
             check_index_bounds(target.shape, index)
-            if op == "set":
-                target[index] = values
+            if not _has_integer_arrays(index):
+                if op == "set":
+                    target[index] = values
+                else:
+                    target[index] = getattr(self.xp, op)(target[index], values)
                 return
-            if op in ("add", "subtract", "minimum", "maximum"):
-                getattr(cupy, op).at(target, index, values)
-                return
-            host = cupy.asnumpy(target)
-            host_values = cupy.asnumpy(values) if isinstance(values, cupy.ndarray) else values
-            _HOST_UFUNCS[op].at(host, _host_index(index), host_values)
-            target[...] = cupy.array(host, blocking=True)
+            if _accumulates_on_gpu(op, target.dtype):
+                try:
+                    if op == "subtract":
+                        cupy.add.at(target, index, -values)
+                    else:
+                        getattr(cupy, op).at(target, index, values)
+                    return
+                except TypeError:  # this CuPy's atomics lack the dtype: nothing written
+                    pass
+            _update_through_host(target, index, values, op)
 
     # -- DLPack: capsule work only; the policy is in cowarray/_dlpack.py ---------
 
@@ -489,15 +506,71 @@ def _address_range(
     return low, high + itemsize
 
 
-_HOST_UFUNCS: Final = {"multiply": np.multiply, "divide": np.divide, "pow": np.power}
+# The ufunc.at of each update, on the host (NumPy's unbuffered, in-order .at).
+_HOST_UFUNCS: Final = {
+    "add": np.add,
+    "subtract": np.subtract,
+    "multiply": np.multiply,
+    "divide": np.divide,
+    "pow": np.power,
+    "minimum": np.minimum,
+    "maximum": np.maximum,
+}
+
+# dtypes whose repeated updates CuPy's atomics get exactly right (add.at also
+# takes int64 from CuPy 14.1; an older CuPy's TypeError sends it to the host).
+_ADDS_EXACTLY: Final = frozenset(
+    ("int32", "int64", "uint32", "uint64", "float16", "float32", "float64")
+)
+_COMPARES_EXACTLY: Final = frozenset(("int32", "int64", "uint32", "uint64"))
+_GPU_ACCUMULATES: Final = {
+    "add": _ADDS_EXACTLY,
+    "subtract": _ADDS_EXACTLY,
+    "maximum": _COMPARES_EXACTLY,
+    "minimum": _COMPARES_EXACTLY,
+}
 
 
-def _host_index(index: Any) -> Any:
-    if isinstance(index, cupy.ndarray):
-        return cupy.asnumpy(index)
-    if isinstance(index, tuple):
-        return tuple(_host_index(part) for part in index)
-    return index
+def _accumulates_on_gpu(op: str, dtype: Any) -> bool:
+    return dtype.name in _GPU_ACCUMULATES.get(op, ())
+
+
+def _has_integer_arrays(index: Any) -> bool:
+    parts = index if isinstance(index, tuple) else (index,)
+    return any(isinstance(part, cupy.ndarray) and part.dtype.kind in "iu" for part in parts)
+
+
+def _flat_positions(shape: tuple[int, ...], index: Any) -> Any:
+    """The C-order position in ``shape`` of each element ``index`` selects.
+
+    Indexes one zero-copy broadcast ``arange`` per axis, so it costs the size
+    of the selection, not of the array.
+    """
+    positions: Any = None
+    factor = 1
+    for axis in reversed(range(len(shape))):
+        along = cupy.arange(shape[axis], dtype=cupy.int64) * factor
+        along = along.reshape((shape[axis],) + (1,) * (len(shape) - axis - 1))
+        selected = cupy.broadcast_to(along, shape)[index]
+        positions = selected if positions is None else positions + selected
+        factor *= shape[axis]
+    return positions
+
+
+def _update_through_host(target: Any, index: Any, values: Any, op: str) -> None:
+    """The update on the host, in index order, moving only the touched elements."""
+    positions = _flat_positions(target.shape, index)
+    if not positions.size:
+        return
+    spread = cupy.broadcast_to(cupy.asarray(values, dtype=target.dtype), positions.shape)
+    unique, inverse = np.unique(cupy.asnumpy(positions).ravel(), return_inverse=True)
+    where = cupy.unravel_index(cupy.asarray(unique), target.shape)
+    current = cupy.asnumpy(target[where])
+    if op == "set":
+        current[inverse] = cupy.asnumpy(spread).ravel()  # a repeat: the last value stays
+    else:
+        _HOST_UFUNCS[op].at(current, inverse, cupy.asnumpy(spread).ravel())
+    target[where] = cupy.asarray(current)
 
 
 # -- one backend per GPU ---------------------------------------------------------
