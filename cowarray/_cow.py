@@ -109,14 +109,28 @@ class Buffer:
     owner object, not to the record.
     """
 
-    __slots__ = ("__weakref__", "_id", "exposures", "foreign", "nbytes", "owner", "shareable")
+    __slots__ = (
+        "__weakref__",
+        "_id",
+        "exposures",
+        "foreign",
+        "nbytes",
+        "owner",
+        "read_only",
+        "shareable",
+    )
 
-    def __init__(self, owner: object, nbytes: int, *, foreign: bool = False) -> None:
+    def __init__(
+        self, owner: object, nbytes: int, *, foreign: bool = False, read_only: bool = False
+    ) -> None:
         #: The object that owns the memory (NumPy ``base``, a CuPy memory).
         self.owner = owner
         self.nbytes: int = nbytes
         #: Imported memory that its producer may write.
         self.foreign: bool = foreign
+        #: Memory nobody may write in place, though the backend array would allow
+        #: it (a read-only DLPack import on a backend without read-only arrays).
+        self.read_only: bool = read_only
         #: How many DLPack consumers currently hold this memory.
         self.exposures: int = 0
         #: False while exposed or foreign: new holders must copy eagerly.
@@ -296,7 +310,7 @@ def _take_over(holder: Holder) -> bool:
     assert buf is not None
     if observer is not None:
         observer.record("takeover", holder, buf, 0)
-    must_copy: bool = holder._device.backend.must_copy_before_write(holder._data)
+    must_copy: bool = buf.read_only or holder._device.backend.must_copy_before_write(holder._data)
     if buf.shareable and not must_copy:
         # Plain memory with one holder: forget the record, so later writes
         # take the record-free path. The memory keeps its id.

@@ -312,6 +312,7 @@ def from_dlpack(
         return _on_device(exported, target, copy)
     source_device, producer_copied, capsule, dl_device = _negotiate(x, copy)
     backend = source_device.backend
+    read_only = bool(_capsule_flags(capsule) & _FLAG_READ_ONLY)
     data = backend.import_dlpack(capsule, dl_device)
     if copy and not producer_copied:  # an older producer ignored copy=True
         array = _copied_import(data, source_device)
@@ -330,16 +331,22 @@ def from_dlpack(
             )
         array = _copied_import(data, source_device)
     else:
-        array = import_foreign(data, source_device)
+        array = import_foreign(data, source_device, read_only=read_only)
     return _on_device(array, target, copy)
 
 
-def import_foreign(data: Any, device: Device) -> Array:
+def import_foreign(data: Any, device: Device, *, read_only: bool = False) -> Array:
     """Wrap producer memory zero-copy as a *foreign* buffer, registered so that a
-    second import of the same bytes is recognised and copied."""
+    second import of the same bytes is recognised and copied.
+
+    ``read_only``: the producer said its memory must not be written (DLPack's
+    READ_ONLY flag), which CuPy's arrays cannot carry: every write copies first.
+    """
     backend = device.backend
     # All we know of the producer's memory is the part it handed over.
-    buf = _cow.Buffer(backend.memory_owner(data), int(data.nbytes), foreign=True)
+    buf = _cow.Buffer(
+        backend.memory_owner(data), int(data.nbytes), foreign=True, read_only=read_only
+    )
     array = new_array(data, buf, device)
     REGIONS.add(buf, backend, data)
     _cow.notify("import", array, buf, int(data.nbytes))
@@ -398,7 +405,8 @@ def _negotiate(x: object, copy: bool | None) -> tuple[Device, bool, Any, tuple[i
     """Ask the producer for a capsule: (device, whether it copied, capsule, DLPack device)."""
     if _is_capsule(x):
         _check_unused(x)
-        return CPU, False, x, (1, 0)
+        in_capsule = _capsule_device(x)
+        return _device_for(in_capsule), False, x, in_capsule
     method = getattr(x, "__dlpack__", None)
     device_method = getattr(x, "__dlpack_device__", None)
     if method is None or device_method is None:
@@ -417,7 +425,10 @@ def _negotiate(x: object, copy: bool | None) -> tuple[Device, bool, Any, tuple[i
         # that stream wait for its pending work on the memory.
         stream = source.backend.dlpack_consumer_stream()
         attempts = [{**kwargs, "stream": stream} for kwargs in attempts]
-    capsule, kwargs = _ask(method, attempts)
+    # A producer exports from its device's current stream (torch refuses a
+    # tensor of another GPU than the current one): make the source GPU current.
+    with source.backend.device_context():
+        capsule, kwargs = _ask(method, attempts)
     _check_unused(capsule)
     return source, "copy" in kwargs and copy is True, capsule, dl_device
 
@@ -466,10 +477,17 @@ _capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
 _capsule_pointer.restype = ctypes.c_void_p
 _capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
 
-# DLManagedTensorVersioned: DLPackVersion (two uint32), manager_ctx, deleter, then
-# the uint64 flags.
+# DLManagedTensorVersioned: DLPackVersion (two uint32), manager_ctx, deleter, the
+# uint64 flags, then the DLTensor; DLManagedTensor starts with the DLTensor.
 _FLAGS_OFFSET: Final = 8 + 2 * ctypes.sizeof(ctypes.c_void_p)
+_TENSOR_OFFSET: Final = {b"dltensor": 0, b"dltensor_versioned": _FLAGS_OFFSET + 8}
+_FLAG_READ_ONLY: Final = 1 << 0
 _FLAG_IS_COPIED: Final = 1 << 1
+
+
+class _DLDevice(ctypes.Structure):
+    # DLTensor: void* data, then this
+    _fields_ = (("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32))
 
 
 def _mark_copied(capsule: object) -> None:
@@ -482,6 +500,23 @@ def _mark_copied(capsule: object) -> None:
     pointer = _capsule_pointer(capsule, b"dltensor_versioned")
     flags = ctypes.c_uint64.from_address(pointer + _FLAGS_OFFSET)
     flags.value |= _FLAG_IS_COPIED
+
+
+def _capsule_flags(capsule: object) -> int:
+    """The flags of an unconsumed capsule (an unversioned one has none: 0)."""
+    if _capsule_name(capsule) != b"dltensor_versioned":
+        return 0
+    pointer = _capsule_pointer(capsule, b"dltensor_versioned")
+    return int(ctypes.c_uint64.from_address(pointer + _FLAGS_OFFSET).value)
+
+
+def _capsule_device(capsule: object) -> tuple[int, int]:
+    """The DLPack device an unconsumed capsule's tensor lives on."""
+    name = _capsule_name(capsule)
+    pointer = _capsule_pointer(capsule, name)
+    address = pointer + _TENSOR_OFFSET[name] + ctypes.sizeof(ctypes.c_void_p)
+    device = _DLDevice.from_address(address)
+    return int(device.device_type), int(device.device_id)
 
 
 def _check_unused(capsule: object) -> None:

@@ -9,6 +9,7 @@ asks which library it runs on.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 __all__ = ["Backend"]
@@ -120,6 +121,10 @@ class Backend(Protocol):
         applied unbuffered, so duplicate indices accumulate (NumPy's
         ``ufunc.at``).
         """
+        ...
+
+    def device_context(self) -> AbstractContextManager[object]:
+        """A context in which this backend's device is the library's current one."""
         ...
 
     def check_index_bounds(self, shape: tuple[int, ...], index: Any) -> None:

@@ -51,7 +51,7 @@ from __future__ import annotations
 import threading
 import weakref
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, Final
 
 import cupy
@@ -211,6 +211,10 @@ class CupyBackend:
             return
         with self._cuda_device:
             yield
+
+    def device_context(self) -> AbstractContextManager[None]:
+        """A context with this backend's GPU current (CuPy's current device)."""
+        return self._current()
 
     def _stream(self) -> Any:
         return cupy.cuda.get_current_stream(self.device_id)

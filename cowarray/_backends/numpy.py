@@ -5,6 +5,7 @@ from __future__ import annotations
 import types
 import weakref
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 import numpy as np
@@ -255,6 +256,9 @@ class NumpyBackend:
 
     def check_index_bounds(self, shape: tuple[int, ...], index: Any) -> None:
         return None  # NumPy's indexing checks the bounds itself
+
+    def device_context(self) -> AbstractContextManager[object]:
+        return nullcontext()  # host memory: nothing is current
 
     def dlpack_consumer_stream(self) -> int | None:
         return None  # host memory: DLPack's stream must be None

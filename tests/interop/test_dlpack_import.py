@@ -256,3 +256,43 @@ def test_import_is_seen_by_an_observer() -> None:
     finally:
         _cow.observer = None
     assert kinds == [("import", True), ("import", False)]
+
+
+def _set_capsule_device(capsule: Any, device: tuple[int, int]) -> None:
+    """Rewrite an unconsumed capsule's DLTensor device (an unversioned capsule
+    starts with its DLTensor: ``void* data``, then the device)."""
+    import ctypes
+
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype = ctypes.c_void_p
+    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    pointer = get_pointer(capsule, b"dltensor")
+    fields = (ctypes.c_int32 * 2).from_address(pointer + ctypes.sizeof(ctypes.c_void_p))
+    fields[0], fields[1] = device
+
+
+def test_a_bare_capsule_is_imported_onto_the_device_it_names() -> None:
+    # A capsule of GPU memory must not go to NumPy: its device decides the backend.
+    capsule = np.arange(3.0).__dlpack__()
+    _set_capsule_device(capsule, (2, 99))
+    with pytest.raises(BufferError, match=r"CUDA memory \(device 99\)"):
+        ca.from_dlpack(capsule)
+    host = np.arange(3.0)
+    np.testing.assert_array_equal(_values(ca.from_dlpack(host.__dlpack__())), host)
+
+
+def test_a_read_only_import_is_copied_before_a_write_even_if_the_backend_forgets(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # CuPy drops DLPack's READ_ONLY flag on import: stand for it with a NumPy
+    # import that hands back a writable alias of the producer's memory.
+    producer = np.arange(4.0)
+    read_only = producer.view()
+    read_only.flags.writeable = False
+    backend = ca.Device("cpu").backend
+    monkeypatch.setattr(backend, "import_dlpack", lambda capsule, device: producer)
+    y = ca.from_dlpack(read_only)
+    assert _cow.state_of(y) == "foreign"
+    y[0] = 9.0
+    assert producer[0] == 0.0, "a write went into memory its producer marked read-only"
+    assert _values(y)[0] == 9.0
