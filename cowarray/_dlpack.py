@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeGuard
 from . import _cow
 from ._array import Array, lazy_clone, new_array
 from ._devices import CPU, Device, as_device
+from ._dtypes import ALL_DTYPES
 
 if TYPE_CHECKING:
     from ._backends.base import Backend
@@ -314,6 +315,11 @@ def from_dlpack(
     backend = source_device.backend
     read_only = bool(_capsule_flags(capsule) & _FLAG_READ_ONLY)
     data = backend.import_dlpack(capsule, dl_device)
+    if data.dtype not in ALL_DTYPES:  # e.g. bfloat16, which CuPy takes with ml_dtypes
+        raise BufferError(
+            f"from_dlpack: cowarray holds bool, integer, floating and complex data, not "
+            f"{data.dtype}; convert it in the producer first"
+        )
     if copy and not producer_copied:  # an older producer ignored copy=True
         array = _copied_import(data, source_device)
     elif copy:

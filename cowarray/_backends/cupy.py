@@ -487,7 +487,9 @@ class CupyBackend:
         with self._current():
             try:
                 return cupy.from_dlpack(capsule)
-            except (TypeError, ValueError) as error:
+            # CuPy's words for a dtype or device it cannot take (bfloat16 without
+            # ml_dtypes: NotImplementedError; a device mismatch: RuntimeError)
+            except (TypeError, ValueError, NotImplementedError, RuntimeError) as error:
                 raise BufferError(f"CuPy cannot import this DLPack tensor: {error}") from None
 
     def address_range(self, data: Any) -> tuple[int, int]:

@@ -296,3 +296,14 @@ def test_a_read_only_import_is_copied_before_a_write_even_if_the_backend_forgets
     y[0] = 9.0
     assert producer[0] == 0.0, "a write went into memory its producer marked read-only"
     assert _values(y)[0] == 9.0
+
+
+def test_a_dtype_cowarray_cannot_hold_is_refused_whatever_the_backend_imports(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # CuPy with ml_dtypes imports bfloat16; stand for it with a NumPy dtype
+    monkeypatch.setattr(
+        ca.Device("cpu").backend, "import_dlpack", lambda capsule, device: np.array(["a"])
+    )
+    with pytest.raises(BufferError, match="not <U1"):
+        ca.from_dlpack(np.arange(2.0))
