@@ -48,6 +48,7 @@ Host access. ``np.asarray`` on a GPU array raises TypeError, as CuPy does;
 
 from __future__ import annotations
 
+import re
 import threading
 import weakref
 from collections.abc import Callable, Iterator
@@ -59,7 +60,13 @@ import numpy as np
 
 from ._cupy_namespace import check_index_bounds, missing_standard_names, standard_namespace
 
-__all__ = ["MAX_PENDING", "CupyBackend", "cupy_backend", "missing_standard_names"]
+__all__ = [
+    "MAX_PENDING",
+    "MINIMUM_CUPY",
+    "CupyBackend",
+    "cupy_backend",
+    "missing_standard_names",
+]
 
 #: Most copies whose source is kept alive at once; beyond it the oldest is waited for.
 MAX_PENDING: Final = 256
@@ -585,10 +592,16 @@ _backends: dict[int, CupyBackend] = {}
 _backends_lock = threading.Lock()
 
 
+#: The oldest CuPy this backend runs on: CuPy 13 promotes Python scalars by
+#: value (``float32_array * 1e40`` becomes float64), against the standard's rules.
+MINIMUM_CUPY: Final = (14, 0)
+
+
 def cupy_backend(index: int) -> CupyBackend:
     """The backend of GPU ``index``, created on first use.
 
-    Raises ValueError when there is no such GPU (or no usable CUDA driver).
+    Raises ValueError when there is no such GPU (or no usable CUDA driver),
+    ImportError when the installed CuPy is older than :data:`MINIMUM_CUPY`.
     """
     backend = _backends.get(index)
     if backend is not None:
@@ -596,6 +609,7 @@ def cupy_backend(index: int) -> CupyBackend:
     with _backends_lock:
         backend = _backends.get(index)
         if backend is None:
+            _check_cupy_version(cupy.__version__)
             count = _device_count()
             if not 0 <= index < count:
                 raise ValueError(
@@ -604,6 +618,17 @@ def cupy_backend(index: int) -> CupyBackend:
                 )
             backend = _backends[index] = CupyBackend(index)
     return backend
+
+
+def _check_cupy_version(version: str) -> None:
+    numbers = re.match(r"(\d+)\.(\d+)", version)
+    if numbers is None or (int(numbers[1]), int(numbers[2])) < MINIMUM_CUPY:
+        raise ImportError(
+            f"cowarray's GPU backend needs CuPy >= {MINIMUM_CUPY[0]}.{MINIMUM_CUPY[1]}, "
+            f"found CuPy {version} (older CuPy promotes Python scalars by value, against "
+            'the Array API standard); upgrade it: pip install -U "cowarray[cuda12]" '
+            '(or "cowarray[cuda13]")'
+        )
 
 
 def _device_count() -> int:

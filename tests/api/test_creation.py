@@ -165,7 +165,10 @@ def test_every_creation_function_that_makes_new_memory_takes_device() -> None:
     ],
 )
 def test_bad_creation_arguments_raise_clear_errors(
-    call: Callable[[ca.Device], Any], error: type[Exception], message: str, backend_device: ca.Device
+    call: Callable[[ca.Device], Any],
+    error: type[Exception],
+    message: str,
+    backend_device: ca.Device,
 ) -> None:
     with pytest.raises(error, match=message):
         call(backend_device)

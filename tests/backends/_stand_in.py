@@ -214,7 +214,7 @@ def fake_cupy(missing: tuple[str, ...] = ()) -> types.ModuleType:
     module.linalg = np.linalg  # type: ignore[attr-defined]
     module.fft = np.fft  # type: ignore[attr-defined]
     module.cuda = FakeCuda()  # type: ignore[attr-defined]
-    module.__version__ = "stand-in"  # type: ignore[attr-defined]
+    module.__version__ = "14.2.0+stand-in"  # type: ignore[attr-defined]
     return module
 
 

@@ -215,3 +215,22 @@ def test_a_copy_exported_through_dlpack_says_it_is_a_copy(gpu: ca.Device) -> Non
     assert _flags(copied) & 0b10  # IS_COPIED
     shared = x.__dlpack__(max_version=(1, 0))
     assert not _flags(shared) & 0b10
+
+
+@pytest.mark.parametrize("version", ["13.6.0", "12.3.0", "unknown"])
+def test_a_cupy_older_than_14_is_refused_with_the_upgrade_to_install(
+    stand_in: types.ModuleType, monkeypatch: pytest.MonkeyPatch, version: str
+) -> None:
+    monkeypatch.setattr(stand_in.cupy, "__version__", version)
+    monkeypatch.setattr(stand_in, "_backends", {})
+    with pytest.raises(ImportError, match=rf"needs CuPy >= 14.0, found CuPy {version}.*cuda12"):
+        stand_in.cupy_backend(0)
+
+
+@pytest.mark.parametrize("version", ["14.0.0", "14.2.0", "15.0.0rc1"])
+def test_cupy_14_and_later_is_accepted(
+    stand_in: types.ModuleType, monkeypatch: pytest.MonkeyPatch, version: str
+) -> None:
+    monkeypatch.setattr(stand_in.cupy, "__version__", version)
+    monkeypatch.setattr(stand_in, "_backends", {})
+    assert stand_in.cupy_backend(0).device_id == 0

@@ -23,7 +23,7 @@ def test_gpu_benchmark_smoke_run_prints_every_table(
     monkeypatch.setattr(sys, "argv", [str(GPU_BENCHMARK), "--smoke"])
     runpy.run_path(str(GPU_BENCHMARK), run_name="__main__")
     printed = capsys.readouterr().out
-    assert "on stand-in GPU, CuPy stand-in" in printed
+    assert "on stand-in GPU, CuPy 14.2.0+stand-in" in printed
     for table in ("== lazy_clone", "== materialization bandwidth", "== small-op overhead"):
         assert table in printed
     for row in ("lazy_clone n=1,000", "materialize", "x + y", "x[5] = 2.0", "sum(x)"):
