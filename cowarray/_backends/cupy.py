@@ -395,7 +395,7 @@ class CupyBackend:
                 f"stream={stream} is not a CUDA stream: use 1 (legacy default), "
                 "2 (per-thread default) or a stream pointer"
             )
-        return cupy.cuda.ExternalStream(stream, self.device_id)
+        return cupy.cuda.Stream.from_external(_StreamPointer(stream))
 
     def check_index_bounds(self, shape: tuple[int, ...], index: Any) -> None:
         """Raise IndexError if an integer index array leaves ``shape`` (one read back)."""
@@ -501,6 +501,17 @@ class CupyBackend:
 
     def address_range(self, data: Any) -> tuple[int, int]:
         return _address_range(int(data.data.ptr), data.shape, data.strides, data.itemsize)
+
+
+class _StreamPointer:
+    """A ``cudaStream_t`` pointer under the CUDA stream protocol, for
+    ``Stream.from_external`` (CuPy 14 deprecates ``ExternalStream``)."""
+
+    def __init__(self, pointer: int) -> None:
+        self.pointer = pointer
+
+    def __cuda_stream__(self) -> tuple[int, int]:
+        return 0, self.pointer
 
 
 def _address_range(

@@ -176,11 +176,13 @@ class FakeCuda:
 
     Event = FakeEvent
     Device = FakeDevice
-    Stream = types.SimpleNamespace(null=FakeStream(0), ptds=FakeStream(2))
-
-    @staticmethod
-    def ExternalStream(pointer: int, device_id: int = -1) -> FakeStream:
-        return FakeStream(pointer)
+    # CuPy 14's Stream.from_external takes the CUDA stream protocol (its
+    # ExternalStream is deprecated, so the stand-in has none).
+    Stream = types.SimpleNamespace(
+        null=FakeStream(0),
+        ptds=FakeStream(2),
+        from_external=lambda foreign: FakeStream(foreign.__cuda_stream__()[1]),
+    )
 
     def __init__(self) -> None:
         self.current = FakeStream(ptr=100)
