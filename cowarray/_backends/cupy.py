@@ -365,6 +365,8 @@ class CupyBackend:
                 # the source GPU's memory: its last holder's writes wait on this
                 done = target_stream.record(cupy.cuda.Event(disable_timing=True))
                 source.pending.add(done, compact)
+                if compact is not data:  # ascontiguousarray read data's memory too
+                    source.pending.add(done, data)
             return result
 
     def as_stream(self, stream: Any) -> Any:

@@ -9,6 +9,7 @@ modules are loaded afresh under pytest's monkeypatch, which puts back whatever
 
 from __future__ import annotations
 
+import ctypes
 import importlib.machinery
 import importlib.util
 import operator
@@ -67,9 +68,20 @@ class FakeArray(np.ndarray):
 
     @property
     def data(self) -> Any:  # type: ignore[override]
-        # CuPy's MemoryPointer: the address, and the allocation it points into
         owner = self if self.base is None else self.base
-        return types.SimpleNamespace(ptr=self.__array_interface__["data"][0], mem=owner)
+        return FakeMemoryPointer(self.__array_interface__["data"][0], owner)
+
+
+class FakeMemoryPointer:
+    """CuPy's MemoryPointer: the address, the allocation it points into, and
+    the (here synchronous) device-to-device copy."""
+
+    def __init__(self, ptr: int, mem: Any) -> None:
+        self.ptr = ptr
+        self.mem = mem
+
+    def copy_from_device_async(self, src: FakeMemoryPointer, size: int, stream: Any) -> None:
+        ctypes.memmove(self.ptr, src.ptr, size)
 
 
 def make(values: Any) -> FakeArray:

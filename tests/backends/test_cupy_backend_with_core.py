@@ -234,3 +234,15 @@ def test_cupy_14_and_later_is_accepted(
     monkeypatch.setattr(stand_in.cupy, "__version__", version)
     monkeypatch.setattr(stand_in, "_backends", {})
     assert stand_in.cupy_backend(0).device_id == 0
+
+
+def test_a_strided_view_moved_to_another_gpu_keeps_its_memory_from_writes_until_done(
+    stand_in: types.ModuleType,
+) -> None:
+    first, second = stand_in.CupyBackend(0), stand_in.CupyBackend(1)
+    owner = FakeArray((4, 6))
+    owner[...] = np.arange(24.0).reshape(4, 6)
+    view = owner[::2, 1::2]  # not contiguous: compacted on the first GPU, then copied
+    moved = second.transfer(view, first, None)
+    np.testing.assert_array_equal(np.asarray(moved), np.arange(24.0).reshape(4, 6)[::2, 1::2])
+    assert first.pending.events_reading(owner), "a write to the source could overtake the copy"
