@@ -12,6 +12,8 @@ read-only flag), so memory that crosses the boundary is never shared lazily:
   unconsumed). ``copy=True`` exports a fresh copy (DLPack's IS_COPIED flag in
   versioned capsules); so does ``copy=None`` for a layout consumers refuse
   (negative strides). ``copy=False`` raises BufferError if a copy is needed.
+  ``dl_device=(1, 0)`` (kDLCPU) on a GPU array exports a host copy (what
+  ``np.from_dlpack(x, device="cpu")`` asks for); other devices are refused.
 * **Import** (:func:`from_dlpack`). Zero-copy; the buffer is *foreign* (its
   producer may write it). ``copy=True`` gives an independent value.
 * **No second alias.** Two cowarray arrays never alias each other. Memory
@@ -50,6 +52,7 @@ __all__ = ["export", "from_dlpack"]
 #: DLPack device types whose memory the host can read (CPU, CUDA/ROCm pinned host).
 _HOST_DEVICE_TYPES: Final = frozenset({1, 3, 11})
 _DL_CUDA: Final = 2
+_HOST: Final = (1, 0)
 _MAX_VERSION: Final = (1, 0)
 
 
@@ -152,7 +155,10 @@ def export(x: Array, *, stream: Any, max_version: object, dl_device: object, cop
     version = _check_max_version(max_version)
     device = _check_dl_device(dl_device, "__dlpack__: dl_device")
     backend = x._device.backend
-    _check_target(backend.dlpack_device(x._data), stream, device)
+    own = backend.dlpack_device(x._data)
+    if device == _HOST and own[0] not in _HOST_DEVICE_TYPES:
+        return _export_to_host(x, version, copy)
+    _check_target(own, stream, device)
     if copy is None and backend.dlpack_export_problem(x._data) is not None:
         copy = True  # a layout consumers refuse: hand over a compact copy
     if copy:
@@ -177,6 +183,22 @@ def export(x: Array, *, stream: Any, max_version: object, dl_device: object, cop
     else:
         _cow.make_private(x)
     return _expose(x, stream, version, device)
+
+
+def _export_to_host(x: Array, version: tuple[int, int] | None, copy: object) -> Any:
+    """A host copy of a device array, exported: the consumer asked for kDLCPU."""
+    if copy is False:
+        raise BufferError(
+            f"__dlpack__(dl_device=(1, 0), copy=False): this array is on {x.device}; "
+            "moving it to the host needs a copy (use copy=None or copy=True)"
+        )
+    host = x._device.backend.to_numpy(x._data)  # waits for the device's pending work
+    capsule = CPU.backend.export_dlpack(
+        host, stream=None, max_version=version, dl_device=None, copy=False, on_release=None
+    )
+    _mark_copied(capsule)
+    _cow.notify("export", x, None, int(x._data.nbytes))
+    return capsule
 
 
 def _check_target(own: tuple[int, int], stream: Any, dl_device: tuple[int, int] | None) -> None:
