@@ -246,3 +246,22 @@ def test_a_strided_view_moved_to_another_gpu_keeps_its_memory_from_writes_until_
     moved = second.transfer(view, first, None)
     np.testing.assert_array_equal(np.asarray(moved), np.arange(24.0).reshape(4, 6)[::2, 1::2])
     assert first.pending.events_reading(owner), "a write to the source could overtake the copy"
+
+
+def test_numpy_takes_a_host_copy_of_a_gpu_array_through_dlpack(
+    gpu: ca.Device, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the stand-in's memory is host memory: make its arrays say kDLCUDA, as CuPy's do
+    monkeypatch.setattr(gpu.backend, "dlpack_device", lambda data: (2, 0))
+    x = ca.asarray([1.0, 2.0, 3.0], device=gpu)
+    assert x.__dlpack_device__() == (2, 0)
+    host = np.from_dlpack(x, device="cpu")
+    np.testing.assert_array_equal(host, [1.0, 2.0, 3.0])
+    host[0] = -1.0  # a copy: x keeps its values, and was never exposed
+    assert_equal_to_model(x, np.array([1.0, 2.0, 3.0]))
+    assert ca.cow_info(x).state == "private"
+    assert _flags(x.__dlpack__(max_version=(1, 0), dl_device=(1, 0))) & 0b10  # IS_COPIED
+    with pytest.raises(BufferError, match="needs a copy"):
+        x.__dlpack__(dl_device=(1, 0), copy=False)
+    with pytest.raises(BufferError, match="dl_device=\\(3, 0\\)"):
+        x.__dlpack__(dl_device=(3, 0))
