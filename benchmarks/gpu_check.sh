@@ -3,8 +3,10 @@
 # with cuda:0 as the test device, then the GPU benchmarks. Logs go to $OUT
 # (default ./gpu-check-logs); summary.txt holds the lines to report.
 #
-# Needs, already installed: python3 with CuPy (>= 13), numpy, pytest and
-# hypothesis; torch with CUDA for the torch round trips. No network: cowarray
+# Needs, already installed: python3 with CuPy (>= 14) and numpy; torch with
+# CUDA for the torch round trips; pytest and hypothesis, or the ./.gpu-site
+# that benchmarks/gpu_site.sh prepares on a machine with network (it is put on
+# PYTHONPATH here, with pytest-xdist and pytest-timeout). No network: cowarray
 # runs from this checkout (PYTHONPATH), nothing is installed. Each step has a
 # time limit, so the whole script ends within about 6.5 minutes whatever hangs.
 #
@@ -16,6 +18,7 @@ OUT="${OUT:-$PWD/gpu-check-logs}"
 mkdir -p "$OUT"
 PYTHON="${PYTHON:-python3}"
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
+if [ -d .gpu-site ]; then export PYTHONPATH="$PWD/.gpu-site:$PYTHONPATH"; fi
 export PYTHONUNBUFFERED=1
 SUMMARY="$OUT/summary.txt"
 : >"$SUMMARY"
