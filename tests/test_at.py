@@ -6,7 +6,6 @@ The model of ``x.at[i].<op>(v)`` is ``out = x.copy(); np.<ufunc>.at(out, i, v)``
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any
 
@@ -29,28 +28,6 @@ UFUNCS: dict[str, Any] = {
     "max": np.maximum,
 }
 METHODS = ["set", *UFUNCS]
-
-STAND_IN_GPU = os.environ.get("COWARRAY_TEST_STAND_IN_GPU") == "1"
-
-
-def xfail_apply_on_stand_in(request: pytest.FixtureRequest, device: ca.Device, index: Any) -> None:
-    """Expect ``.apply`` with an integer index array to fail on the stand-in ``cupy``.
-
-    ``.apply`` reads ``xp.unique_all(...).indices``; CuPy and NumPy return a
-    named tuple, but the stand-in (tests/backends/_stand_in.py,
-    ``_returning_fakes``) turns every tuple result into a plain tuple. Real
-    CuPy is not affected, so only the stand-in run expects the failure.
-    """
-    parts = index if isinstance(index, tuple) else (index,)
-    integer_arrays = any(isinstance(part, np.ndarray) and part.dtype.kind in "iu" for part in parts)
-    if STAND_IN_GPU and device.kind == "cuda" and integer_arrays:
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True,
-                raises=AttributeError,
-                reason="the stand-in cupy flattens unique_all's named tuple",
-            )
-        )
 
 
 def model(method: str, base: np.ndarray, index: Any, values: Any) -> np.ndarray:
@@ -320,10 +297,7 @@ def test_random_integer_indices_match_the_model(
 # -- apply ------------------------------------------------------------------
 
 
-def test_apply_runs_the_function_once_per_occurrence(
-    backend_device: ca.Device, request: pytest.FixtureRequest
-) -> None:
-    xfail_apply_on_stand_in(request, backend_device, np.array([0, 0, 2, 0]))
+def test_apply_runs_the_function_once_per_occurrence(backend_device: ca.Device) -> None:
     base = np.array([1.0, 2.0, 3.0, 4.0])
     x = ca.asarray(base, device=backend_device)
     result = x.at[ca.asarray([0, 0, 2, 0], device=backend_device)].apply(lambda v: v * 2.0)
@@ -335,9 +309,8 @@ def test_apply_runs_the_function_once_per_occurrence(
 
 @pytest.mark.parametrize(("shape", "index"), INDICES, ids=INDEX_IDS)
 def test_apply_matches_the_unbuffered_ufunc(
-    shape: tuple[int, ...], index: Any, backend_device: ca.Device, request: pytest.FixtureRequest
+    shape: tuple[int, ...], index: Any, backend_device: ca.Device
 ) -> None:
-    xfail_apply_on_stand_in(request, backend_device, index)
     base = base_array(shape)
     x = ca.asarray(base, device=backend_device)
     expected = base.copy()
@@ -348,10 +321,7 @@ def test_apply_matches_the_unbuffered_ufunc(
     np.testing.assert_array_equal(to_numpy(x), base)
 
 
-def test_apply_in_two_dimensions_with_repeated_rows(
-    backend_device: ca.Device, request: pytest.FixtureRequest
-) -> None:
-    xfail_apply_on_stand_in(request, backend_device, np.array([2, 2, 0]))
+def test_apply_in_two_dimensions_with_repeated_rows(backend_device: ca.Device) -> None:
     base = base_array((3, 2))
     x = ca.asarray(base, device=backend_device)
     expected = base.copy()

@@ -104,9 +104,11 @@ def _as_fake(result: Any) -> Any:
 def _returning_fakes(function: Callable[..., Any]) -> Callable[..., Any]:
     def call(*args: Any, **kwargs: Any) -> Any:
         result = function(*args, **kwargs)
-        if isinstance(result, tuple):
-            return tuple(_as_fake(part) for part in result)
-        return _as_fake(result)
+        if not isinstance(result, tuple):
+            return _as_fake(result)
+        parts = [_as_fake(part) for part in result]
+        # A named tuple (unique_all, svd, ...) stays one: callers read its fields.
+        return type(result)(*parts) if hasattr(result, "_fields") else tuple(parts)
 
     return call
 
