@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 import pytest
@@ -15,10 +14,6 @@ import cowarray as ca
 
 xps = make_strategies_namespace(ca)
 NAN = math.nan
-
-# The stand-in GPU run (root conftest.py): its ``cupy.argsort`` is NumPy's default,
-# unstable sort, where CuPy's argsort is always stable.
-STAND_IN_GPU = os.environ.get("COWARRAY_TEST_STAND_IN_GPU") == "1"
 
 
 @pytest.mark.parametrize("axis", [0, 1, -1])
@@ -66,11 +61,6 @@ def test_sorting_refuses_bad_input() -> None:
         ca.argsort(ca.asarray(1.0))
 
 
-@pytest.mark.xfail(
-    STAND_IN_GPU,
-    strict=True,
-    reason="the stand-in's cupy.argsort is NumPy's unstable default sort; CuPy's is stable",
-)
 # backend_device is an immutable Device, so sharing it across examples is safe
 @settings(
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -78,7 +68,7 @@ def test_sorting_refuses_bad_input() -> None:
 @given(
     x=xps.arrays(dtype=xps.real_dtypes(), shape=xps.array_shapes(min_dims=1, max_dims=2)),
 )
-# many ties: an unstable sort reorders them, on any machine (so the xfail above is strict)
+# many ties: an unstable sort reorders them, on any machine
 @example(x=ca.asarray([i % 2 for i in range(40)]))
 def test_argsort_descending_orders_like_a_stable_key_sort(
     backend_device: ca.Device, x: ca.Array

@@ -133,6 +133,16 @@ def fake_take(a: Any, indices: Any, axis: int | None = None) -> FakeArray:
     return make(np.take(a, indices, axis, mode="wrap"))
 
 
+def fake_sort(a: Any, axis: int = -1, kind: str | None = None) -> FakeArray:
+    """``cupy.sort``: always stable, whatever ``kind`` says (NumPy's default is not)."""
+    return make(np.sort(a, axis=axis, kind="stable"))
+
+
+def fake_argsort(a: Any, axis: int = -1, kind: str | None = None) -> FakeArray:
+    """``cupy.argsort``: always stable."""
+    return make(np.argsort(a, axis=axis, kind="stable"))
+
+
 def fake_asnumpy(array: Any, stream: Any = None) -> np.ndarray:
     return np.array(array, copy=True)
 
@@ -223,6 +233,8 @@ def fake_cupy(missing: tuple[str, ...] = ()) -> types.ModuleType:
             value = _returning_fakes(value)  # ufuncs keep .at and return FakeArrays
         setattr(module, name, value)
     module.take = fake_take  # type: ignore[attr-defined]
+    module.sort = fake_sort  # type: ignore[attr-defined]
+    module.argsort = fake_argsort  # type: ignore[attr-defined]
     module.ndarray = FakeArray  # type: ignore[attr-defined]
     module.array = fake_array  # type: ignore[attr-defined]
     module.asarray = fake_asarray  # type: ignore[attr-defined]
