@@ -15,8 +15,23 @@ def host(x: ca.Array) -> np.ndarray:
     return to_numpy(x)
 
 
+# Relative tolerance by precision: a few units in the last place for 16 and
+# 32 bits (a GPU's math library rounds differently from NumPy's, so equality to
+# the bit would fail there), and well inside float64's precision for 64 bits.
+_RTOL = {2: 4e-3, 4: 1e-6, 8: 1e-12}
+
+
+def _rtol(dtype: Any) -> float:
+    """The relative tolerance of assert_matches for a floating-point ``dtype``."""
+    return _RTOL[np.finfo(dtype).dtype.itemsize]
+
+
 def assert_matches(result: Any, expected: Any, *, exact: bool = False) -> None:
-    """``result`` is a cowarray Array equal to ``expected`` in dtype, shape and values."""
+    """``result`` is a cowarray Array equal to ``expected`` in dtype, shape and values.
+
+    Booleans and integers must be equal; floating-point values may differ by
+    a few units in the last place (see ``_RTOL``), unless ``exact``.
+    """
     assert type(result) is ca.Array, type(result)
     expected = np.asarray(expected)
     got = host(result)
@@ -25,7 +40,7 @@ def assert_matches(result: Any, expected: Any, *, exact: bool = False) -> None:
     if exact or got.dtype.kind in "biu":
         np.testing.assert_array_equal(got, expected)
     else:
-        np.testing.assert_allclose(got, expected, rtol=1e-12, atol=0, equal_nan=True)
+        np.testing.assert_allclose(got, expected, rtol=_rtol(got.dtype), atol=0, equal_nan=True)
 
 
 def _different(value: Any) -> Any:
