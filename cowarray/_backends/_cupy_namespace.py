@@ -3,7 +3,9 @@
 CuPy 14 has most 2025.12 names; this module adds the NumPy 1 spellings CuPy 13
 still uses (``arccos`` for ``acos``, ...), wraps functions whose signature
 differs from the standard's (``sort(stable=)``, ``clip(min=, max=)``,
-``count_nonzero(keepdims=)``, ``std``/``var`` with ``correction=``), fills the
+``count_nonzero(keepdims=)``, ``std``/``var`` with ``correction=``,
+``linalg.cholesky(upper=)``, ``matrix_rank``/``pinv`` with ``rtol=``,
+``linalg.solve`` with broadcast stacks), fills the
 names CuPy lacks (``vecdot``, ``unstack`` and several ``linalg`` functions),
 and binds every function to one GPU: CuPy allocates on the current device, so
 each call makes the backend's GPU current first (a cheap check when it is).
@@ -205,6 +207,54 @@ def _linalg_vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     return _vecdot(x1, x2, axis=axis)
 
 
+def _cholesky(x: Any, /, *, upper: bool = False) -> Any:
+    # CuPy's cholesky(a) gives the lower factor L; the upper one is L^H.
+    lower = cupy.linalg.cholesky(x)
+    if not upper:
+        return lower
+    return (cupy.conj(lower) if lower.dtype.kind == "c" else lower).swapaxes(-1, -2)
+
+
+def _default_rtol(x: Any) -> float:
+    """The standard's default relative tolerance: ``max(M, N)`` times ``x``'s epsilon."""
+    return float(max(x.shape[-2:]) * cupy.finfo(x.dtype).eps)
+
+
+def _matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
+    # CuPy's matrix_rank(M, tol=None) takes an absolute tolerance.
+    if 0 in x.shape[-2:]:
+        return cupy.zeros(x.shape[:-2], dtype=cupy.int64)
+    singular = cupy.linalg.svd(x, compute_uv=False)
+    if rtol is None:
+        rtol = _default_rtol(x)
+    elif isinstance(rtol, cupy.ndarray):
+        rtol = rtol[..., None]  # one tolerance per matrix of the stack
+    tolerance = singular.max(axis=-1, keepdims=True) * rtol
+    return (singular > tolerance).sum(axis=-1, dtype=cupy.int64)
+
+
+def _pinv(x: Any, /, *, rtol: Any = None) -> Any:
+    # CuPy's pinv(a, rcond=1e-15) cuts at rcond * amax(s, axis=-1): rtol by
+    # another name, with another default.
+    return cupy.linalg.pinv(x, rcond=_default_rtol(x) if rtol is None else rtol)
+
+
+def _solve(x1: Any, x2: Any, /) -> Any:
+    # CuPy wants x2's stack shape equal to x1's; the standard broadcasts them.
+    # A 1-D x2 is one vector for every matrix of x1 in both.
+    if x2.ndim == 1:
+        return cupy.linalg.solve(x1, x2)
+    stack = cupy.broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
+    return cupy.linalg.solve(_stacked(x1, stack), _stacked(x2, stack))
+
+
+def _stacked(x: Any, stack: tuple[int, ...]) -> Any:
+    """``x``'s matrices broadcast to the stack shape ``stack``, in compact memory."""
+    if x.shape[:-2] == stack:
+        return x
+    return cupy.ascontiguousarray(cupy.broadcast_to(x, stack + x.shape[-2:]))
+
+
 # Standard names CuPy lacks or whose signature differs from the standard's.
 _RENAMED: Final[dict[str, Callable[..., Any]]] = {
     "argsort": _argsort,
@@ -217,6 +267,12 @@ _RENAMED: Final[dict[str, Callable[..., Any]]] = {
     "unstack": _unstack,
     "var": _var,
     "vecdot": _vecdot,
+}
+_LINALG_RENAMED: Final[dict[str, Callable[..., Any]]] = {
+    "cholesky": _cholesky,
+    "matrix_rank": _matrix_rank,
+    "pinv": _pinv,
+    "solve": _solve,
 }
 _LINALG_FILLS: Final[dict[str, Callable[..., Any]]] = {
     "diagonal": _diagonal,
@@ -278,6 +334,7 @@ def standard_namespace(device_id: int) -> types.SimpleNamespace:
     names.setdefault("astype", _astype)  # CuPy 13 has only the method
     names.update(_RENAMED)
     linalg = _public_names(cupy.linalg)
+    linalg.update(_LINALG_RENAMED)
     for name, function in _LINALG_FILLS.items():
         linalg.setdefault(name, function)
     linalg.setdefault("matrix_transpose", lambda x, /: cupy.swapaxes(x, -1, -2))

@@ -5,6 +5,11 @@ tests check what the backend asks of streams and events, and what the COW core
 does with it, on machines without a GPU. Never touches the real CuPy: the
 modules are loaded afresh under pytest's monkeypatch, which puts back whatever
 ``sys.modules`` held before.
+
+Where CuPy's API differs from NumPy's, the stand-in takes CuPy's side, so the
+backend's wrappers run: ``linalg`` has CuPy's names and signatures (no
+``upper=``, ``rtol=``, stack broadcasting in ``solve``), sorts are stable,
+named tuples stay named.
 """
 
 from __future__ import annotations
@@ -27,6 +32,12 @@ BACKENDS = Path(__file__).parents[2] / "cowarray" / "_backends"
 # Standard names NumPy 2 has but CuPy 13 lacks or spells the NumPy 1 way.
 CUPY_13_GAPS = (
     "acos", "astype", "concat", "permute_dims", "pow", "bitwise_invert", "vecdot", "unstack",
+)  # fmt: skip
+# cupy.linalg's names that NumPy's linalg has with the same signature.
+_SHARED_LINALG = (
+    "cond", "cross", "det", "eig", "eigh", "eigvals", "eigvalsh", "inv", "lstsq", "matmul",
+    "matrix_power", "matrix_transpose", "norm", "qr", "slogdet", "svd", "tensorinv",
+    "tensorsolve",
 )  # fmt: skip
 
 
@@ -143,6 +154,36 @@ def fake_argsort(a: Any, axis: int = -1, kind: str | None = None) -> FakeArray:
     return make(np.argsort(a, axis=axis, kind="stable"))
 
 
+def fake_linalg(missing: set[str]) -> types.SimpleNamespace:
+    """``cupy.linalg``: CuPy's names and signatures, NumPy's arithmetic.
+
+    ``cholesky``, ``matrix_rank``, ``pinv`` and ``solve`` take CuPy's arguments,
+    so the standard's ``upper=`` and ``rtol=`` raise TypeError, and ``solve``
+    refuses stacks of right-hand sides whose shape is not the matrices'.
+    """
+
+    def cholesky(a: Any) -> Any:
+        return np.linalg.cholesky(a)
+
+    def matrix_rank(M: Any, tol: Any = None) -> Any:
+        return np.linalg.matrix_rank(M, tol=tol)
+
+    def pinv(a: Any, rcond: Any = 1e-15) -> Any:
+        return np.linalg.pinv(a, rcond=rcond)
+
+    def solve(a: Any, b: Any) -> Any:
+        if b.ndim > 1 and a.shape[:-1] != b.shape[:-1]:
+            raise ValueError(
+                "a must have (..., M, M) shape and b must have (..., M, K) for multidimensional b"
+            )
+        return np.linalg.solve(a, b)
+
+    functions = {name: getattr(np.linalg, name) for name in _SHARED_LINALG}
+    functions.update(cholesky=cholesky, matrix_rank=matrix_rank, pinv=pinv, solve=solve)
+    names = {name: _returning_fakes(f) for name, f in functions.items() if name not in missing}
+    return types.SimpleNamespace(LinAlgError=np.linalg.LinAlgError, **names)
+
+
 def fake_asnumpy(array: Any, stream: Any = None) -> np.ndarray:
     return np.array(array, copy=True)
 
@@ -239,7 +280,7 @@ def fake_cupy(missing: tuple[str, ...] = ()) -> types.ModuleType:
     module.array = fake_array  # type: ignore[attr-defined]
     module.asarray = fake_asarray  # type: ignore[attr-defined]
     module.asnumpy = fake_asnumpy  # type: ignore[attr-defined]
-    module.linalg = np.linalg  # type: ignore[attr-defined]
+    module.linalg = fake_linalg(set())  # type: ignore[attr-defined]
     module.fft = np.fft  # type: ignore[attr-defined]
     module.cuda = FakeCuda()  # type: ignore[attr-defined]
     module.__version__ = "14.2.0+stand-in"  # type: ignore[attr-defined]

@@ -1,0 +1,134 @@
+"""The CuPy namespace against a stand-in ``cupy``.
+
+The stand-in (``_stand_in.py``) has CuPy's signatures and, where they differ
+from NumPy's, CuPy's results: these tests check that the namespace turns them
+into the standard's.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+import numpy as np
+import pytest
+from _stand_in import load_backend_module, make
+
+RNG = np.random.default_rng(0)
+
+
+@pytest.fixture
+def stand_in(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The GPU-0 namespace (``.xp``) built against the stand-in ``cupy`` (``.cupy``)."""
+    backend_module = load_backend_module(monkeypatch)
+    return types.SimpleNamespace(
+        xp=backend_module.CupyBackend(0).xp,
+        cupy=sys.modules["cupy"],
+        module=sys.modules["cowarray._backends._cupy_namespace"],
+    )
+
+
+def _spd(shape: tuple[int, ...], dtype: str) -> np.ndarray:
+    """A stack of Hermitian positive-definite matrices."""
+    a = RNG.standard_normal(shape) + (1j * RNG.standard_normal(shape) if "complex" in dtype else 0)
+    return (a @ np.conj(np.swapaxes(a, -1, -2)) + shape[-1] * np.eye(shape[-1])).astype(dtype)
+
+
+# -- 1. linalg functions whose keywords CuPy lacks --------------------------------
+
+
+def test_the_stand_in_refuses_the_standards_linalg_keywords_as_cupy_does(stand_in: Any) -> None:
+    linalg, x = stand_in.cupy.linalg, make(np.eye(2))
+    with pytest.raises(TypeError):
+        linalg.cholesky(x, upper=True)
+    with pytest.raises(TypeError):
+        linalg.matrix_rank(x, rtol=0.1)
+    with pytest.raises(TypeError):
+        linalg.pinv(x, rtol=0.1)
+    with pytest.raises(ValueError, match="b must have"):
+        linalg.solve(make(np.stack([np.eye(2)] * 3)), make(np.ones((2, 1))))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex64"])
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_gives_the_factor_asked_for(stand_in: Any, dtype: str, upper: bool) -> None:
+    a = _spd((2, 3, 3), dtype)
+    result = stand_in.xp.linalg.cholesky(make(a), upper=upper)
+    expected = np.linalg.cholesky(a, upper=upper)
+    np.testing.assert_allclose(result, expected, rtol=1e-5)
+    assert result.dtype == expected.dtype
+
+
+# Singular values 1, 1e-3 and 1e-9 (diagonal matrices), and rectangular/empty ones.
+DIAGONAL = np.stack([np.diag([1.0, 1e-3, 1e-9]), np.diag([1.0, 1.0, 0.0])])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("rtol", [None, 1e-2, 1e-6, "array"])
+def test_matrix_rank_takes_the_standards_relative_tolerance(
+    stand_in: Any, dtype: str, rtol: Any
+) -> None:
+    x = DIAGONAL.astype(dtype)
+    tolerance = np.asarray([1e-2, 1e-6]) if rtol == "array" else rtol
+    given = make(tolerance) if rtol == "array" else tolerance
+    result = stand_in.xp.linalg.matrix_rank(make(x), rtol=given)
+    expected = np.linalg.matrix_rank(x, rtol=tolerance)
+    np.testing.assert_array_equal(result, expected)
+    assert result.dtype == np.int64
+
+
+def test_matrix_rank_broadcasts_an_array_rtol_over_the_stack(stand_in: Any) -> None:
+    x = np.broadcast_to(DIAGONAL[0], (2, 3, 3, 3))
+    rtol = np.asarray([1e-2, 1e-6, 1e-12])
+    result = stand_in.xp.linalg.matrix_rank(make(x), rtol=make(rtol))
+    np.testing.assert_array_equal(result, [[1, 2, 3]] * 2)
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (2, 3, 0), (0, 2, 2)])
+def test_matrix_rank_of_empty_matrices_is_zero(stand_in: Any, shape: tuple[int, ...]) -> None:
+    result = stand_in.xp.linalg.matrix_rank(make(np.zeros(shape)))
+    np.testing.assert_array_equal(result, np.linalg.matrix_rank(np.zeros(shape)))
+    assert result.shape == shape[:-2]
+
+
+def test_pinv_defaults_to_the_standards_tolerance(stand_in: Any) -> None:
+    # max(M, N) * eps of float32 cuts 1e-8; CuPy's own default (1e-15) would not
+    x = np.diag([1.0, 1e-8]).astype("float32")
+    result = stand_in.xp.linalg.pinv(make(x))
+    np.testing.assert_allclose(result, np.linalg.pinv(x, rtol=None))
+    np.testing.assert_allclose(result, np.diag([1.0, 0.0]))
+
+
+def test_pinv_broadcasts_an_array_rtol_over_the_stack(stand_in: Any) -> None:
+    x = np.stack([np.diag([1.0, 1e-3])] * 2)
+    rtol = np.asarray([1e-2, 1e-4])
+    result = stand_in.xp.linalg.pinv(make(x), rtol=make(rtol))
+    np.testing.assert_allclose(result, np.linalg.pinv(x, rtol=rtol))
+    np.testing.assert_allclose(result[1], np.diag([1.0, 1e3]))
+
+
+# -- 3. solve broadcasts the stacks --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a_shape", "b_shape"),
+    [
+        ((3, 3), (3,)),
+        ((2, 3, 3), (3,)),
+        ((2, 3, 3), (3, 2)),
+        ((3, 3), (4, 3, 2)),
+        ((1, 3, 3), (5, 3, 1)),
+        ((2, 1, 3, 3), (4, 3, 2)),
+        ((2, 3, 3), (2, 3, 2)),
+    ],
+    ids=str,
+)
+def test_solve_broadcasts_the_stacks_as_the_standard_says(
+    stand_in: Any, a_shape: tuple[int, ...], b_shape: tuple[int, ...]
+) -> None:
+    a, b = _spd(a_shape, "float64"), RNG.standard_normal(b_shape)
+    result = stand_in.xp.linalg.solve(make(a), make(b))
+    expected = np.linalg.solve(a, b)
+    assert result.shape == expected.shape
+    np.testing.assert_allclose(result, expected, rtol=1e-10)
