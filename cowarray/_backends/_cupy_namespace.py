@@ -2,8 +2,9 @@
 
 CuPy 14 has most 2025.12 names; this module adds the NumPy 1 spellings CuPy 13
 still uses (``arccos`` for ``acos``, ...), wraps functions whose signature
-differs from the standard's (``sort(stable=)``, ``clip(min=, max=)``,
-``count_nonzero(keepdims=)``, ``std``/``var`` with ``correction=``,
+or results differ from the standard's (``sort(stable=)``, ``clip(min=, max=)``
+and its NaN bounds, ``count_nonzero(keepdims=)``, ``std``/``var`` with
+``correction=``, complex ``tanh`` at infinity, ``vecdot`` of small integers,
 ``linalg.cholesky(upper=)``, ``matrix_rank``/``pinv`` with ``rtol=``,
 ``linalg.solve`` with broadcast stacks), fills the
 names CuPy lacks (``vecdot``, ``unstack`` and several ``linalg`` functions),
@@ -88,7 +89,21 @@ def _argsort(x: Any, /, *, axis: int = -1, stable: bool = True) -> Any:
 
 
 def _clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
-    return cupy.clip(x, min, max)
+    # The standard's clip is minimum(maximum(x, min), max), as NumPy's. CuPy's
+    # kernel ignores a NaN bound and gives ``max`` for a NaN x when
+    # min > max, so it serves only bounds that are plain numbers in order.
+    if min is None and max is None:
+        return x.copy()
+    if _plain_number(min) and _plain_number(max) and (min is None or max is None or min <= max):
+        return cupy.clip(x, min, max)
+    result = x if min is None else cupy.maximum(x, min)
+    result = result if max is None else cupy.minimum(result, max)
+    return result.astype(x.dtype, copy=False)
+
+
+def _plain_number(bound: Any) -> bool:
+    """``bound`` is None or a Python int or float that is not NaN."""
+    return bound is None or (type(bound) in (int, float) and bound == bound)
 
 
 def _count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
@@ -161,7 +176,24 @@ def _take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
 
 
 def _vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
-    return cupy.sum(cupy.conj(x1) * x2, axis=axis)
+    # sum() would widen small integers to int64/uint64; the standard keeps
+    # the operands' promoted dtype.
+    dtype = cupy.result_type(x1.dtype, x2.dtype)
+    return cupy.sum(cupy.conj(x1) * x2, axis=axis, dtype=dtype)
+
+
+def _tanh(x: Any, /) -> Any:
+    # For an infinite real part and a finite imaginary part y CuPy (as NumPy)
+    # gives +-1 with the sign of sin(y)cos(y) on the zero imaginary part; the
+    # standard wants the sign of y, as conj(tanh(z)) == tanh(conj(z)).
+    result = cupy.tanh(x)
+    if x.dtype.kind != "c":
+        return result
+    special = cupy.isinf(x.real) & cupy.isfinite(x.imag)
+    fixed = cupy.empty_like(x)
+    fixed.real = cupy.copysign(1.0, x.real)
+    fixed.imag = cupy.copysign(0.0, x.imag)
+    return cupy.where(special, fixed, result)
 
 
 def _unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
@@ -255,7 +287,7 @@ def _stacked(x: Any, stack: tuple[int, ...]) -> Any:
     return cupy.ascontiguousarray(cupy.broadcast_to(x, stack + x.shape[-2:]))
 
 
-# Standard names CuPy lacks or whose signature differs from the standard's.
+# Standard names CuPy lacks or whose signature or results differ from the standard's.
 _RENAMED: Final[dict[str, Callable[..., Any]]] = {
     "argsort": _argsort,
     "asarray": _asarray,
@@ -264,6 +296,7 @@ _RENAMED: Final[dict[str, Callable[..., Any]]] = {
     "sort": _sort,
     "std": _std,
     "take": _take,
+    "tanh": _tanh,
     "unstack": _unstack,
     "var": _var,
     "vecdot": _vecdot,

@@ -8,8 +8,8 @@ modules are loaded afresh under pytest's monkeypatch, which puts back whatever
 
 Where CuPy's API differs from NumPy's, the stand-in takes CuPy's side, so the
 backend's wrappers run: ``linalg`` has CuPy's names and signatures (no
-``upper=``, ``rtol=``, stack broadcasting in ``solve``), sorts are stable,
-named tuples stay named.
+``upper=``, ``rtol=``, stack broadcasting in ``solve``), ``clip`` is CuPy's
+kernel (a NaN bound is ignored), sorts are stable, named tuples stay named.
 """
 
 from __future__ import annotations
@@ -154,6 +154,21 @@ def fake_argsort(a: Any, axis: int = -1, kind: str | None = None) -> FakeArray:
     return make(np.argsort(a, axis=axis, kind="stable"))
 
 
+def fake_clip(a: Any, a_min: Any, a_max: Any, out: Any = None) -> FakeArray:
+    """``cupy.clip``: CuPy's kernel, ``a_max if a_min > a_max else`` clamp ``a``.
+
+    A NaN bound compares false, so it is ignored (NumPy's clip gives NaN).
+    """
+    floating = a.dtype.kind == "f"
+    if a_min is None:
+        a_min = -np.inf if floating else np.iinfo(a.dtype).min
+    if a_max is None:
+        a_max = np.inf if floating else np.iinfo(a.dtype).max
+    with np.errstate(invalid="ignore"):
+        clamped = np.where(a < a_min, a_min, np.where(a > a_max, a_max, a))
+        return make(np.where(a_min > a_max, a_max, clamped))
+
+
 def fake_linalg(missing: set[str]) -> types.SimpleNamespace:
     """``cupy.linalg``: CuPy's names and signatures, NumPy's arithmetic.
 
@@ -276,6 +291,7 @@ def fake_cupy(missing: tuple[str, ...] = ()) -> types.ModuleType:
     module.take = fake_take  # type: ignore[attr-defined]
     module.sort = fake_sort  # type: ignore[attr-defined]
     module.argsort = fake_argsort  # type: ignore[attr-defined]
+    module.clip = fake_clip  # type: ignore[attr-defined]
     module.ndarray = FakeArray  # type: ignore[attr-defined]
     module.array = fake_array  # type: ignore[attr-defined]
     module.asarray = fake_asarray  # type: ignore[attr-defined]

@@ -7,14 +7,16 @@ into the standard's.
 
 from __future__ import annotations
 
+import math
 import sys
 import types
 from typing import Any
 
 import numpy as np
 import pytest
-from _stand_in import load_backend_module, make
+from _stand_in import FakeArray, load_backend_module, make
 
+NAN, INF = math.nan, math.inf
 RNG = np.random.default_rng(0)
 
 
@@ -132,3 +134,53 @@ def test_solve_broadcasts_the_stacks_as_the_standard_says(
     expected = np.linalg.solve(a, b)
     assert result.shape == expected.shape
     np.testing.assert_allclose(result, expected, rtol=1e-10)
+
+
+# -- 4. CuPy's kernels where they differ from the standard ---------------------------
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_tanh_at_infinity_takes_the_sign_of_the_imaginary_part(
+    stand_in: Any, dtype: str
+) -> None:
+    z = np.asarray([complex(INF, 2.0), complex(-INF, -2.0), complex(INF, 0.5), 0.5 + 0.25j])
+    result = stand_in.xp.tanh(make(z.astype(dtype)))
+    assert result.dtype == dtype
+    np.testing.assert_array_equal(result.real[:3], [1.0, -1.0, 1.0])
+    assert np.signbit(result.imag[:3]).tolist() == [False, True, False]
+    assert (result.imag[:3] == 0).all()
+    np.testing.assert_allclose(result[3], np.tanh(z[3]), rtol=1e-6)
+    np.testing.assert_array_equal(stand_in.xp.tanh(make([0.0, INF])), [0.0, 1.0])
+
+
+@pytest.mark.parametrize(
+    ("lo", "hi"),
+    [(NAN, None), (None, NAN), (NAN, 5.0), (4.0, 1.0), (0.0, 5.0), (None, None), ("array", None)],
+)
+def test_clip_is_minimum_of_maximum(stand_in: Any, lo: Any, hi: Any) -> None:
+    values = np.asarray([-3.0, 0.0, 2.0, 9.0, NAN, -INF], dtype="float32")
+    low = np.asarray([NAN, 1.0, 3.0, 8.0, 0.0, 1.0]) if lo == "array" else lo
+    result = stand_in.xp.clip(make(values), make(low) if lo == "array" else lo, hi)
+    assert result.dtype == np.float32
+    np.testing.assert_array_equal(result, np.clip(values, low, hi).astype("float32"))
+
+
+def test_clip_of_integers_keeps_their_dtype(stand_in: Any) -> None:
+    x = make(np.asarray([-100, 0, 100], dtype="int8"))
+    result = stand_in.xp.clip(x, make(np.asarray([5, -50, 200], dtype="int16")), 50)
+    assert result.dtype == np.int8
+    np.testing.assert_array_equal(result, [5, 0, 50])
+    np.testing.assert_array_equal(stand_in.xp.clip(x, 1, None), [1, 1, 100])
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "float32", "complex64"])
+@pytest.mark.parametrize("namespace", ["", "linalg"])
+def test_vecdot_keeps_the_operands_dtype(stand_in: Any, dtype: str, namespace: str) -> None:
+    a = (np.arange(6).reshape(2, 3) % 4).astype(dtype)
+    b = (np.arange(3) + 1).astype(dtype)
+    vecdot = (getattr(stand_in.xp, namespace) if namespace else stand_in.xp).vecdot
+    result = vecdot(make(a), make(b))
+    expected = np.vecdot(a, b)
+    assert result.dtype == expected.dtype
+    np.testing.assert_array_equal(result, expected)
+    assert isinstance(result, FakeArray)
