@@ -1,21 +1,24 @@
 """The standard namespace of the CuPy backend: Array API names mapped onto CuPy.
 
-CuPy 14 has most 2025.12 names; this module adds the NumPy 1 spellings CuPy 13
-still uses (``arccos`` for ``acos``, ...), wraps functions whose signature
-or results differ from the standard's (``sort(stable=)``, ``clip(min=, max=)``
-and its NaN bounds, ``count_nonzero(keepdims=)``, ``std``/``var`` with
-``correction=``, complex ``tanh`` at infinity, ``vecdot`` of small integers,
+CuPy 14.0 to 14.2 have most 2025.12 names; this module wraps functions whose
+signature or results differ from the standard's (``sort(stable=)``,
+``clip(min=, max=)`` and its NaN bounds, ``count_nonzero(keepdims=)``,
+``std``/``var`` with ``correction=``, complex ``tanh`` at infinity,
 ``linalg.cholesky(upper=)``, ``matrix_rank``/``pinv`` with ``rtol=``,
-``linalg.solve`` with broadcast stacks), fills the
-names CuPy lacks (``vecdot``, ``unstack`` and several ``linalg`` functions),
-and binds every function to one GPU: CuPy allocates on the current device, so
-each call makes the backend's GPU current first (a cheap check when it is).
+``linalg.solve`` with broadcast stacks), fills the names CuPy lacks
+(``vecdot``, ``unstack`` and several ``linalg`` functions), fills what only a
+later CuPy has where the one in use lacks it (``cumulative_sum``/``_prod``
+and ``reshape(copy=)`` before 14.2, ``linalg.matmul`` and ``repeat`` with an
+array of counts before 14.1, ``sign`` of NaN before 14.2), and binds every
+function to one GPU: CuPy allocates on the current device, so each call makes
+the backend's GPU current first (a cheap check when it is).
 
 Imported only by :mod:`cowarray._backends.cupy`, so only when a GPU is used.
 """
 
 from __future__ import annotations
 
+import re
 import types
 import warnings
 from collections.abc import Callable
@@ -196,6 +199,73 @@ def _tanh(x: Any, /) -> Any:
     return cupy.where(special, fixed, result)
 
 
+def _sign(x: Any, /) -> Any:
+    # Before CuPy 14.2 the sign of NaN is 0 (the standard: NaN) and the sign of
+    # a complex zero is x / |x|, NaN (the standard: 0).
+    result = cupy.sign(x)
+    if x.dtype.kind == "f":
+        return cupy.where(cupy.isnan(x), x, result)
+    if x.dtype.kind == "c":
+        return cupy.where(x == 0, 0, result)
+    return result
+
+
+def _reshape(x: Any, shape: Any, /, *, copy: bool | None = None) -> Any:
+    # reshape(copy=) from CuPy 14.2; before, reshape views when it can.
+    result = cupy.reshape(x, shape)
+    if copy is None:
+        return result
+    viewed = result.data.mem is x.data.mem
+    if copy:
+        return result.copy() if viewed else result
+    if not viewed and x.size:
+        raise ValueError("Unable to avoid creating a copy while reshaping.")
+    return result
+
+
+def _repeat(x: Any, repeats: Any, /, axis: int | None = None) -> Any:
+    # Before CuPy 14.1 repeats cannot be an array: each element's copies are
+    # found with a search of the running total, on the GPU.
+    if not isinstance(repeats, cupy.ndarray):
+        return cupy.repeat(x, repeats, axis)
+    if axis is None:
+        x, axis = x.ravel(), 0
+    ends = cupy.cumsum(cupy.broadcast_to(repeats, (x.shape[axis],)), dtype=cupy.int64)
+    total = int(ends[-1]) if ends.size else 0  # one read back: the result's length
+    sources = cupy.searchsorted(ends, cupy.arange(total), side="right")
+    return cupy.take(x, sources, axis=axis)
+
+
+def _cumulative_sum(
+    x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
+) -> Any:
+    return _scan(cupy.cumsum, 0, x, axis, dtype, include_initial)
+
+
+def _cumulative_prod(
+    x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
+) -> Any:
+    return _scan(cupy.cumprod, 1, x, axis, dtype, include_initial)
+
+
+def _scan(
+    scan: Callable[..., Any], identity: int, x: Any, axis: Any, dtype: Any, include_initial: bool
+) -> Any:
+    """The standard's cumulative function from CuPy's ``cumsum``/``cumprod`` (CuPy < 14.2)."""
+    x = cupy.atleast_1d(x)
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError(f"axis is required for an array with {x.ndim} dimensions")
+        axis = 0
+    result = scan(x, axis=axis, dtype=dtype)  # small integers widen to int64/uint64
+    if not include_initial:
+        return result
+    shape = list(result.shape)
+    shape[axis] = 1
+    initial = cupy.full(tuple(shape), identity, dtype=result.dtype)
+    return cupy.concatenate((initial, result), axis=axis)
+
+
 def _unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
     return tuple(cupy.moveaxis(x, axis, 0))
 
@@ -237,6 +307,10 @@ def _trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
 
 def _linalg_vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     return _vecdot(x1, x2, axis=axis)
+
+
+def _matrix_transpose(x: Any, /) -> Any:
+    return cupy.swapaxes(x, -1, -2)
 
 
 def _cholesky(x: Any, /, *, upper: bool = False) -> Any:
@@ -307,9 +381,16 @@ _LINALG_RENAMED: Final[dict[str, Callable[..., Any]]] = {
     "pinv": _pinv,
     "solve": _solve,
 }
+# Names only a later CuPy has: used where the CuPy in use lacks them.
+_FILLS: Final[dict[str, Callable[..., Any]]] = {
+    "cumulative_prod": _cumulative_prod,  # CuPy 14.2
+    "cumulative_sum": _cumulative_sum,  # CuPy 14.2
+}
 _LINALG_FILLS: Final[dict[str, Callable[..., Any]]] = {
     "diagonal": _diagonal,
+    "matmul": cupy.matmul,  # CuPy 14.1
     "matrix_norm": _matrix_norm,
+    "matrix_transpose": _matrix_transpose,  # CuPy 14.1
     "outer": cupy.outer,
     "svdvals": _svdvals,
     "tensordot": cupy.tensordot,
@@ -317,6 +398,20 @@ _LINALG_FILLS: Final[dict[str, Callable[..., Any]]] = {
     "vecdot": _linalg_vecdot,
     "vector_norm": _vector_norm,
 }
+# Keywords and results a CuPy release fixed: the fills serve older releases.
+_FIXED_IN: Final[tuple[tuple[tuple[int, int], dict[str, Callable[..., Any]]], ...]] = (
+    ((14, 1), {"repeat": _repeat}),  # repeats as an array
+    ((14, 2), {"reshape": _reshape, "sign": _sign}),  # reshape(copy=); sign(nan) is nan
+)
+
+
+def _release(version: str) -> tuple[int, int]:
+    """``(major, minor)`` of a CuPy version string; ``(0, 0)`` when it has none.
+
+    An unknown version gets every fill: they are right on any CuPy, only slower.
+    """
+    numbers = re.match(r"(\d+)\.(\d+)", version)
+    return (int(numbers[1]), int(numbers[2])) if numbers else (0, 0)
 
 
 def _on_device(function: Callable[..., Any], device_id: int) -> Callable[..., Any]:
@@ -332,6 +427,7 @@ def _on_device(function: Callable[..., Any], device_id: int) -> Callable[..., An
 
     call.__name__ = call.__qualname__ = getattr(function, "__name__", "function")
     call.__doc__ = function.__doc__
+    call.__wrapped__ = function  # type: ignore[attr-defined]
     return call
 
 
@@ -366,11 +462,16 @@ def standard_namespace(device_id: int) -> types.SimpleNamespace:
             names[standard] = names[older]
     names.setdefault("astype", _astype)  # CuPy 13 has only the method
     names.update(_RENAMED)
+    for name, function in _FILLS.items():
+        names.setdefault(name, function)
+    release = _release(getattr(cupy, "__version__", ""))
+    for fixed_in, fills in _FIXED_IN:
+        if release < fixed_in:
+            names.update(fills)
     linalg = _public_names(cupy.linalg)
     linalg.update(_LINALG_RENAMED)
     for name, function in _LINALG_FILLS.items():
         linalg.setdefault(name, function)
-    linalg.setdefault("matrix_transpose", lambda x, /: cupy.swapaxes(x, -1, -2))
     names = _bind_to_device(names, device_id)
     names["linalg"] = types.SimpleNamespace(**_bind_to_device(linalg, device_id))
     names["fft"] = types.SimpleNamespace(**_bind_to_device(_public_names(cupy.fft), device_id))

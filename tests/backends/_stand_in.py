@@ -10,6 +10,9 @@ Where CuPy's API differs from NumPy's, the stand-in takes CuPy's side, so the
 backend's wrappers run: ``linalg`` has CuPy's names and signatures (no
 ``upper=``, ``rtol=``, stack broadcasting in ``solve``), ``clip`` is CuPy's
 kernel (a NaN bound is ignored), sorts are stable, named tuples stay named.
+It simulates one CuPy release (``release=``, 14.0 to 14.2; the newest by
+default): what a release lacks is left out, its ``reshape``, ``repeat`` and
+``sign`` behave as in that release.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import ctypes
 import importlib.machinery
 import importlib.util
 import operator
+import os
 import sys
 import types
 from collections.abc import Callable
@@ -29,10 +33,18 @@ import pytest
 
 BACKENDS = Path(__file__).parents[2] / "cowarray" / "_backends"
 
-# Standard names NumPy 2 has but CuPy 13 lacks or spells the NumPy 1 way.
-CUPY_13_GAPS = (
-    "acos", "astype", "concat", "permute_dims", "pow", "bitwise_invert", "vecdot", "unstack",
-)  # fmt: skip
+#: The CuPy releases the stand-in simulates; the newest is its default.
+RELEASES = ((14, 0), (14, 1), (14, 2))
+
+# Standard names NumPy 2 has and CuPy (up to 14.2) lacks.
+CUPY_GAPS = ("unstack", "vecdot")
+# Names CuPy gained after 14.0, with the release that brought them.
+ADDED_IN = {
+    "linalg.matmul": (14, 1),
+    "linalg.matrix_transpose": (14, 1),
+    "cumulative_prod": (14, 2),
+    "cumulative_sum": (14, 2),
+}
 # cupy.linalg's names that NumPy's linalg has with the same signature.
 _SHARED_LINALG = (
     "cond", "cross", "det", "eig", "eigh", "eigvals", "eigvalsh", "inv", "lstsq", "matmul",
@@ -169,6 +181,31 @@ def fake_clip(a: Any, a_min: Any, a_max: Any, out: Any = None) -> FakeArray:
         return make(np.where(a_min > a_max, a_max, clamped))
 
 
+def fake_sign_before_14_2(x: Any) -> FakeArray:
+    """``cupy.sign`` before 14.2: 0 for NaN, ``x / abs(x)`` (NaN) for a complex zero."""
+    with np.errstate(invalid="ignore"):
+        if x.dtype.kind == "c":
+            return make(x / np.abs(x))
+        return make(np.where(np.isnan(x), 0, np.sign(x)) if x.dtype.kind == "f" else np.sign(x))
+
+
+def fake_repeat_before_14_1(a: Any, repeats: Any, axis: int | None = None) -> FakeArray:
+    """``cupy.repeat`` before 14.1: ``repeats`` cannot be a GPU array."""
+    if isinstance(repeats, FakeArray):
+        raise ValueError("cupy.ndaray cannot be specified as `repeats` argument.")
+    return make(np.repeat(a, repeats, axis))
+
+
+def fake_reshape(a: Any, newshape: Any, order: str = "C", *, copy: bool | None = None) -> Any:
+    """``cupy.reshape`` from 14.2 (a view of ``a`` where possible)."""
+    return _as_fake(np.reshape(a, newshape, order=order, copy=copy))
+
+
+def fake_reshape_before_14_2(a: Any, newshape: Any, order: str = "C") -> Any:
+    """``cupy.reshape`` before 14.2: no ``copy``."""
+    return _as_fake(np.reshape(a, newshape, order=order))
+
+
 def fake_linalg(missing: set[str]) -> types.SimpleNamespace:
     """``cupy.linalg``: CuPy's names and signatures, NumPy's arithmetic.
 
@@ -279,36 +316,48 @@ class FakeCuda:
         return self.current
 
 
-def fake_cupy(missing: tuple[str, ...] = ()) -> types.ModuleType:
-    module = types.ModuleType("cupy")
+def fake_cupy(release: tuple[int, int] = RELEASES[-1], missing: tuple[str, ...] = ()) -> Any:
+    """A stand-in ``cupy`` of CuPy ``release``, also lacking the names in ``missing``.
+
+    A name in ``missing`` is ``"name"`` or ``"linalg.name"``.
+    """
+    gaps = {*CUPY_GAPS, *missing, *(name for name, added in ADDED_IN.items() if release < added)}
+    module: Any = types.ModuleType("cupy")
     for name in dir(np):
-        if name.startswith("_") or name in missing:
+        if name.startswith("_") or name in gaps:
             continue
         value = getattr(np, name)
         if callable(value) and not isinstance(value, type | np.ufunc):
             value = _returning_fakes(value)  # ufuncs keep .at and return FakeArrays
         setattr(module, name, value)
-    module.take = fake_take  # type: ignore[attr-defined]
-    module.sort = fake_sort  # type: ignore[attr-defined]
-    module.argsort = fake_argsort  # type: ignore[attr-defined]
-    module.clip = fake_clip  # type: ignore[attr-defined]
-    module.ndarray = FakeArray  # type: ignore[attr-defined]
-    module.array = fake_array  # type: ignore[attr-defined]
-    module.asarray = fake_asarray  # type: ignore[attr-defined]
-    module.asnumpy = fake_asnumpy  # type: ignore[attr-defined]
-    module.linalg = fake_linalg(set())  # type: ignore[attr-defined]
-    module.fft = np.fft  # type: ignore[attr-defined]
-    module.cuda = FakeCuda()  # type: ignore[attr-defined]
-    module.__version__ = "14.2.0+stand-in"  # type: ignore[attr-defined]
+    module.take = fake_take
+    module.sort = fake_sort
+    module.argsort = fake_argsort
+    module.clip = fake_clip
+    module.reshape = fake_reshape if release >= (14, 2) else fake_reshape_before_14_2
+    if release < (14, 1):
+        module.repeat = fake_repeat_before_14_1
+    if release < (14, 2):
+        module.sign = fake_sign_before_14_2
+    module.ndarray = FakeArray
+    module.array = fake_array
+    module.asarray = fake_asarray
+    module.asnumpy = fake_asnumpy
+    module.linalg = fake_linalg({name[len("linalg.") :] for name in gaps})
+    module.fft = np.fft
+    module.cuda = FakeCuda()
+    module.__version__ = f"{release[0]}.{release[1]}.0+stand-in"
     return module
 
 
-def load_backend_module(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
-    """``cowarray._backends.cupy`` loaded against a fresh stand-in ``cupy``.
+def load_backend_module(
+    monkeypatch: pytest.MonkeyPatch, release: tuple[int, int] = RELEASES[-1]
+) -> types.ModuleType:
+    """``cowarray._backends.cupy`` loaded against a fresh stand-in ``cupy`` of ``release``.
 
     The stand-in's ``cuda`` object is the module's attribute ``fake``.
     """
-    return _load_backend_module(monkeypatch.setitem)
+    return _load_backend_module(monkeypatch.setitem, release)
 
 
 def serve_cuda_from_stand_in() -> None:
@@ -318,11 +367,15 @@ def serve_cuda_from_stand_in() -> None:
     ``conftest.py``) uses it to run the suite's ``cuda:0`` parametrizations
     through the CuPy backend and its namespace without a GPU. It checks what
     the backend and the tests ask of CuPy's API, not what a GPU does.
+    ``COWARRAY_TEST_STAND_IN_CUPY=14.0`` (or ``14.1``) simulates that release
+    instead of the newest.
     """
     import cowarray.testing
     from cowarray import _backends
 
-    module = _load_backend_module(operator.setitem)
+    asked = os.environ.get("COWARRAY_TEST_STAND_IN_CUPY")
+    release = RELEASES[-1] if not asked else _release(asked)
+    module = _load_backend_module(operator.setitem, release)
     serve_host = _backends.backend_for
 
     def backend_for(device: Any) -> Any:
@@ -332,8 +385,17 @@ def serve_cuda_from_stand_in() -> None:
     cowarray.testing._cuda_available = lambda: True  # type: ignore[attr-defined]
 
 
-def _load_backend_module(setitem: Callable[[Any, str, Any], None]) -> types.ModuleType:
-    cupy = fake_cupy(CUPY_13_GAPS)
+def _release(text: str) -> tuple[int, int]:
+    major, minor = (int(number) for number in text.split("."))
+    if (major, minor) not in RELEASES:
+        raise ValueError(f"the stand-in simulates CuPy {RELEASES}, not {text}")
+    return major, minor
+
+
+def _load_backend_module(
+    setitem: Callable[[Any, str, Any], None], release: tuple[int, int]
+) -> types.ModuleType:
+    cupy = fake_cupy(release)
     # A spec, so that importlib.util.find_spec("cupy") finds the stand-in.
     cupy.__spec__ = importlib.machinery.ModuleSpec("cupy", None)
     setitem(sys.modules, "cupy", cupy)

@@ -1,8 +1,9 @@
-"""The CuPy namespace against a stand-in ``cupy``.
+"""The CuPy namespace on each CuPy release it supports, against a stand-in ``cupy``.
 
 The stand-in (``_stand_in.py``) has CuPy's signatures and, where they differ
 from NumPy's, CuPy's results: these tests check that the namespace turns them
-into the standard's.
+into the standard's, and that a release which has a name or keyword itself
+gets CuPy's own function rather than the fill.
 """
 
 from __future__ import annotations
@@ -14,16 +15,15 @@ from typing import Any
 
 import numpy as np
 import pytest
-from _stand_in import FakeArray, load_backend_module, make
+from _stand_in import RELEASES, FakeArray, load_backend_module, make
 
 NAN, INF = math.nan, math.inf
 RNG = np.random.default_rng(0)
 
 
-@pytest.fixture
-def stand_in(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """The GPU-0 namespace (``.xp``) built against the stand-in ``cupy`` (``.cupy``)."""
-    backend_module = load_backend_module(monkeypatch)
+def _namespace(monkeypatch: pytest.MonkeyPatch, release: tuple[int, int]) -> types.SimpleNamespace:
+    """The GPU-0 namespace built against a stand-in of CuPy ``release``."""
+    backend_module = load_backend_module(monkeypatch, release)
     return types.SimpleNamespace(
         xp=backend_module.CupyBackend(0).xp,
         cupy=sys.modules["cupy"],
@@ -31,10 +31,31 @@ def stand_in(monkeypatch: pytest.MonkeyPatch) -> Any:
     )
 
 
+@pytest.fixture(params=RELEASES, ids=lambda release: "CuPy {}.{}".format(*release))
+def stand_in(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The namespace (``.xp``) and stand-in (``.cupy``) of each supported release."""
+    return _namespace(monkeypatch, request.param)
+
+
 def _spd(shape: tuple[int, ...], dtype: str) -> np.ndarray:
     """A stack of Hermitian positive-definite matrices."""
     a = RNG.standard_normal(shape) + (1j * RNG.standard_normal(shape) if "complex" in dtype else 0)
     return (a @ np.conj(np.swapaxes(a, -1, -2)) + shape[-1] * np.eye(shape[-1])).astype(dtype)
+
+
+def test_every_release_gets_every_standard_name(stand_in: Any) -> None:
+    assert stand_in.module.missing_standard_names(stand_in.xp) == []
+
+
+def test_an_unknown_cupy_version_gets_every_fill(monkeypatch: pytest.MonkeyPatch) -> None:
+    stand_in = _namespace(monkeypatch, RELEASES[-1])
+    assert stand_in.module._release("14.2.0") == (14, 2)
+    assert stand_in.module._release("15.0.0rc1") == (15, 0)
+    monkeypatch.setattr(stand_in.cupy, "__version__", "dev")
+    xp = stand_in.module.standard_namespace(0)
+    assert xp.reshape.__wrapped__ is not stand_in.cupy.reshape
+    assert xp.sign.__wrapped__ is not stand_in.cupy.sign
+    np.testing.assert_array_equal(xp.sign(make([NAN, -2.0])), [NAN, -1.0])
 
 
 # -- 1. linalg functions whose keywords CuPy lacks --------------------------------
@@ -136,6 +157,106 @@ def test_solve_broadcasts_the_stacks_as_the_standard_says(
     np.testing.assert_allclose(result, expected, rtol=1e-10)
 
 
+# -- 2. what CuPy 14.0 and 14.1 lack -------------------------------------------------
+
+
+def _is_cupys_own(stand_in: Any, name: str, namespace: str = "") -> bool:
+    bound = getattr(getattr(stand_in.xp, namespace) if namespace else stand_in.xp, name)
+    source = getattr(stand_in.cupy, namespace) if namespace else stand_in.cupy
+    return bool(bound.__wrapped__ is getattr(source, name, None))
+
+
+def test_names_and_keywords_of_a_later_release_come_from_cupy_there(stand_in: Any) -> None:
+    release = tuple(int(n) for n in stand_in.cupy.__version__.split(".")[:2])
+    assert _is_cupys_own(stand_in, "matmul", "linalg") == (release >= (14, 1))
+    assert _is_cupys_own(stand_in, "repeat") == (release >= (14, 1))
+    assert _is_cupys_own(stand_in, "cumulative_sum") == (release >= (14, 2))
+    assert _is_cupys_own(stand_in, "cumulative_prod") == (release >= (14, 2))
+    assert _is_cupys_own(stand_in, "reshape") == (release >= (14, 2))
+    assert _is_cupys_own(stand_in, "sign") == (release >= (14, 2))
+
+
+def test_reshape_copies_as_asked(stand_in: Any) -> None:
+    x = make(np.arange(12.0).reshape(3, 4))
+    reshape = stand_in.xp.reshape
+    assert np.shares_memory(reshape(x, (4, 3), copy=None), x)
+    assert np.shares_memory(reshape(x, (4, 3), copy=False), x)
+    copied = reshape(x, (4, 3), copy=True)
+    assert not np.shares_memory(copied, x)
+    np.testing.assert_array_equal(copied, np.arange(12.0).reshape(4, 3))
+    np.testing.assert_array_equal(reshape(x, (2, 6)), np.arange(12.0).reshape(2, 6))
+
+
+def test_reshape_without_copy_refuses_what_needs_one(stand_in: Any) -> None:
+    transposed = make(np.arange(6.0).reshape(2, 3)).T
+    with pytest.raises(ValueError, match="copy"):
+        stand_in.xp.reshape(transposed, (6,), copy=False)
+    result = stand_in.xp.reshape(transposed, (6,), copy=None)
+    np.testing.assert_array_equal(result, [0.0, 3.0, 1.0, 4.0, 2.0, 5.0])
+    assert stand_in.xp.reshape(make(np.zeros((0, 3))).T, (0,), copy=False).shape == (0,)
+
+
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+@pytest.mark.parametrize(
+    ("dtype", "axis", "include_initial", "result_dtype"),
+    [
+        ("float64", None, False, None),
+        ("float32", None, True, None),
+        ("int8", 1, True, None),
+        ("uint8", -1, False, None),
+        ("bool", 0, True, None),
+        ("int16", 0, False, "float32"),
+    ],
+)
+def test_cumulative_functions_follow_the_standard(
+    stand_in: Any,
+    name: str,
+    dtype: str,
+    axis: int | None,
+    include_initial: bool,
+    result_dtype: str | None,
+) -> None:
+    shape = (5,) if axis is None else (2, 3)
+    values = np.arange(1, math.prod(shape) + 1).reshape(shape) % 3
+    x = values.astype(dtype)
+    result = getattr(stand_in.xp, name)(
+        make(x), axis=axis, dtype=result_dtype, include_initial=include_initial
+    )
+    expected = getattr(np, name)(x, axis=axis, dtype=result_dtype, include_initial=include_initial)
+    assert result.dtype == expected.dtype
+    np.testing.assert_array_equal(result, expected)
+
+
+def test_cumulative_sum_needs_an_axis_for_several_dimensions(stand_in: Any) -> None:
+    with pytest.raises(ValueError, match="axis"):
+        stand_in.xp.cumulative_sum(make(np.ones((2, 2))))
+
+
+def test_linalg_matmul_is_the_matrix_product(stand_in: Any) -> None:
+    a, b = RNG.standard_normal((2, 3, 4)), RNG.standard_normal((4, 5))
+    np.testing.assert_allclose(stand_in.xp.linalg.matmul(make(a), make(b)), a @ b)
+
+
+@pytest.mark.parametrize(
+    ("shape", "repeats", "axis"),
+    [((5,), [2, 0, 1, 3, 1], None), ((2, 3), [1, 0, 2], 1), ((2, 3), [3], 0), ((2, 3), [2], None)],
+    ids=str,
+)
+def test_repeat_takes_an_array_of_counts(
+    stand_in: Any, shape: tuple[int, ...], repeats: list[int], axis: int | None
+) -> None:
+    x = np.arange(math.prod(shape)).reshape(shape)
+    counts = make(np.asarray(repeats))
+    result = stand_in.xp.repeat(make(x), counts, axis=axis)
+    np.testing.assert_array_equal(result, np.repeat(x, repeats, axis=axis))
+    np.testing.assert_array_equal(stand_in.xp.repeat(make(x), 2, axis=axis), np.repeat(x, 2, axis))
+
+
+def test_repeat_of_an_empty_axis_is_empty(stand_in: Any) -> None:
+    result = stand_in.xp.repeat(make(np.zeros((2, 0))), make(np.zeros(0, dtype=np.int64)), axis=1)
+    assert result.shape == (2, 0)
+
+
 # -- 4. CuPy's kernels where they differ from the standard ---------------------------
 
 
@@ -171,6 +292,17 @@ def test_clip_of_integers_keeps_their_dtype(stand_in: Any) -> None:
     assert result.dtype == np.int8
     np.testing.assert_array_equal(result, [5, 0, 50])
     np.testing.assert_array_equal(stand_in.xp.clip(x, 1, None), [1, 1, 100])
+
+
+def test_sign_of_nan_is_nan_and_of_a_complex_zero_is_zero(stand_in: Any) -> None:
+    real = stand_in.xp.sign(make(np.asarray([NAN, -2.0, -0.0, 3.0, INF])))
+    np.testing.assert_array_equal(real, [NAN, -1.0, 0.0, 1.0, 1.0])
+    z = np.asarray([0j, complex(-0.0, 0.0), 3 + 4j, complex(NAN, 1.0)])
+    result = stand_in.xp.sign(make(z))
+    assert result.dtype == np.complex128
+    np.testing.assert_allclose(result[:3], [0j, 0j, 0.6 + 0.8j], rtol=1e-15, atol=0)
+    assert np.isnan(result[3].real)
+    np.testing.assert_array_equal(stand_in.xp.sign(make(np.asarray([-3, 0, 4]))), [-1, 0, 1])
 
 
 @pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "float32", "complex64"])
