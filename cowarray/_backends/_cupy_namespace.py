@@ -34,44 +34,28 @@ __all__ = [
     "standard_namespace",
 ]
 
-# Standard names that CuPy 13 spells the NumPy 1 way (CuPy 14 has both).
-_ALIASES: Final = {
-    "acos": "arccos",
-    "acosh": "arccosh",
-    "asin": "arcsin",
-    "asinh": "arcsinh",
-    "atan": "arctan",
-    "atan2": "arctan2",
-    "atanh": "arctanh",
-    "bitwise_invert": "invert",
-    "bitwise_left_shift": "left_shift",
-    "bitwise_right_shift": "right_shift",
-    "concat": "concatenate",
-    "permute_dims": "transpose",
-    "pow": "power",
-}
-
 #: Names of the 2025.12 standard that the op layer calls on ``xp`` and that this
 #: module must provide: checked by :func:`missing_standard_names`.
 STANDARD_NAMES: Final = (
-    *_ALIASES,
-    "abs", "add", "all", "any", "arange", "argmax", "argmin", "argsort", "asarray",
-    "astype", "bitwise_and", "bitwise_or", "bitwise_xor", "broadcast_arrays",
-    "broadcast_shapes", "broadcast_to", "can_cast", "ceil", "clip", "conj", "copysign",
-    "cos", "cosh", "count_nonzero", "cumulative_prod", "cumulative_sum", "diff", "divide",
-    "empty", "empty_like", "equal", "exp", "expand_dims", "expm1", "eye", "finfo", "flip",
-    "floor", "floor_divide", "full", "full_like", "greater", "greater_equal", "hypot",
-    "iinfo", "imag", "isfinite", "isin", "isinf", "isnan", "less", "less_equal",
-    "linspace", "log", "log10", "log1p", "log2", "logaddexp", "logical_and",
-    "logical_not", "logical_or", "logical_xor", "matmul", "max", "maximum", "mean",
-    "meshgrid", "min", "minimum", "moveaxis", "multiply", "negative", "nextafter",
-    "nonzero", "not_equal", "ones", "ones_like", "positive", "prod", "real",
-    "reciprocal", "remainder", "repeat", "reshape", "result_type", "roll", "round",
-    "searchsorted", "sign", "signbit", "sin", "sinh", "sort", "sqrt", "square",
-    "squeeze", "stack", "std", "subtract", "sum", "take", "take_along_axis", "tan",
-    "tanh", "tensordot", "tile", "tril", "triu", "trunc", "unique_all", "unique_counts",
-    "unique_inverse", "unique_values", "unstack", "var", "vecdot", "where", "zeros",
-    "zeros_like",
+    "abs", "acos", "acosh", "add", "all", "any", "arange", "argmax", "argmin",
+    "argsort", "asarray", "asin", "asinh", "astype", "atan", "atan2", "atanh",
+    "bitwise_and", "bitwise_invert", "bitwise_left_shift", "bitwise_or",
+    "bitwise_right_shift", "bitwise_xor", "broadcast_arrays", "broadcast_shapes",
+    "broadcast_to", "can_cast", "ceil", "clip", "concat", "conj", "copysign", "cos",
+    "cosh", "count_nonzero", "cumulative_prod", "cumulative_sum", "diff", "divide",
+    "empty", "empty_like", "equal", "exp", "expand_dims", "expm1", "eye", "finfo",
+    "flip", "floor", "floor_divide", "full", "full_like", "greater", "greater_equal",
+    "hypot", "iinfo", "imag", "isfinite", "isin", "isinf", "isnan", "less",
+    "less_equal", "linspace", "log", "log10", "log1p", "log2", "logaddexp",
+    "logical_and", "logical_not", "logical_or", "logical_xor", "matmul", "max",
+    "maximum", "mean", "meshgrid", "min", "minimum", "moveaxis", "multiply", "negative",
+    "nextafter", "nonzero", "not_equal", "ones", "ones_like", "permute_dims",
+    "positive", "pow", "prod", "real", "reciprocal", "remainder", "repeat", "reshape",
+    "result_type", "roll", "round", "searchsorted", "sign", "signbit", "sin", "sinh",
+    "sort", "sqrt", "square", "squeeze", "stack", "std", "subtract", "sum", "take",
+    "take_along_axis", "tan", "tanh", "tensordot", "tile", "tril", "triu", "trunc",
+    "unique_all", "unique_counts", "unique_inverse", "unique_values", "unstack", "var",
+    "vecdot", "where", "zeros", "zeros_like",
 )  # fmt: skip
 
 LINALG_NAMES: Final = (
@@ -131,10 +115,6 @@ def _asarray(obj: Any, /, dtype: Any = None, *, copy: bool | None = None, **_: A
     if isinstance(obj, cupy.ndarray):
         return cupy.array(obj, dtype=dtype, copy=True) if copy else cupy.asarray(obj, dtype=dtype)
     return cupy.array(obj, dtype=dtype, copy=True, blocking=True)
-
-
-def _astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
-    return x.astype(dtype, copy=copy)
 
 
 def check_index_bounds(shape: tuple[int, ...], index: Any) -> None:
@@ -457,10 +437,6 @@ def _bind_to_device(names: dict[str, Any], device_id: int) -> dict[str, Any]:
 def standard_namespace(device_id: int) -> types.SimpleNamespace:
     """The standard's names, computing on GPU ``device_id``."""
     names = _public_names(cupy)
-    for standard, older in _ALIASES.items():
-        if standard not in names and older in names:
-            names[standard] = names[older]
-    names.setdefault("astype", _astype)  # CuPy 13 has only the method
     names.update(_RENAMED)
     for name, function in _FILLS.items():
         names.setdefault(name, function)

@@ -201,17 +201,6 @@ def test_namespace_fills_every_standard_name(stand_in: types.ModuleType, backend
     assert stand_in.missing_standard_names(backend.xp) == []
 
 
-def test_namespace_maps_numpy_1_spellings_onto_standard_names(backend: Any) -> None:
-    values = np.array([0.5, -0.25])
-    np.testing.assert_allclose(backend.xp.acos(values), np.arccos(values))
-    np.testing.assert_array_equal(backend.xp.pow(values, 2), values**2)
-    np.testing.assert_array_equal(
-        backend.xp.concat([values, values]), np.concatenate([values, values])
-    )
-    np.testing.assert_array_equal(backend.xp.bitwise_invert(np.int8(5)), ~np.int8(5))
-    assert backend.xp.astype(values, np.float32).dtype == np.float32
-
-
 def test_filled_functions_agree_with_numpy(backend: Any) -> None:
     rng = np.random.default_rng(0)
     x = rng.normal(size=(3, 4)) + 1j * rng.normal(size=(3, 4))
