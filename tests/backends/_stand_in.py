@@ -167,9 +167,10 @@ def fake_argsort(a: Any, axis: int = -1, kind: str | None = None) -> FakeArray:
 
 
 def fake_clip(a: Any, a_min: Any, a_max: Any, out: Any = None) -> FakeArray:
-    """``cupy.clip``: CuPy's kernel, ``a_max if a_min > a_max else`` clamp ``a``.
+    """``cupy.clip``: CuPy's kernel, ``max if min > max else`` ``a`` clamped.
 
-    A NaN bound compares false, so it is ignored (NumPy's clip gives NaN).
+    Comparisons with NaN are false, so a NaN bound is ignored (NumPy's clip
+    gives NaN) and a NaN ``a`` stays NaN unless ``min > max``.
     """
     floating = a.dtype.kind == "f"
     if a_min is None:
@@ -386,7 +387,8 @@ def serve_cuda_from_stand_in() -> None:
 
 
 def _release(text: str) -> tuple[int, int]:
-    major, minor = (int(number) for number in text.split("."))
+    """``"14.0"`` as ``(14, 0)``, one of :data:`RELEASES`."""
+    major, minor = (int(number) for number in text.split(".")[:2])
     if (major, minor) not in RELEASES:
         raise ValueError(f"the stand-in simulates CuPy {RELEASES}, not {text}")
     return major, minor
