@@ -354,6 +354,18 @@ def test_sign_and_square_match_numpy_on_any_real_array(
         assert_matches(ca.square(x), np.square(model))
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_sign_is_zero_at_zero_and_x_over_its_magnitude_elsewhere(
+    dtype: str, backend_device: ca.Device
+) -> None:
+    # Infinite parts are left out: the standard defers them to complex
+    # division, where NumPy and CuPy differ.
+    model = np.asarray([0j, complex(-0.0, -0.0), 3 + 4j, -2j, complex(NAN, 1.0)], dtype=dtype)
+    with np.errstate(all="ignore"):
+        expected = np.sign(model)
+    assert_matches(ca.sign(ca.asarray(model, device=backend_device)), expected)
+
+
 # -- special cases NumPy gets differently from the standard -------------------
 
 
