@@ -12,7 +12,9 @@ backend's wrappers run: ``linalg`` has CuPy's names and signatures (no
 kernel (a NaN bound is ignored), sorts are stable, named tuples stay named.
 It simulates one CuPy release (``release=``, 14.0 to 14.2; the newest by
 default): what a release lacks is left out, its ``reshape``, ``repeat`` and
-``sign`` behave as in that release.
+``sign`` behave as in that release. Its arrays export DLPack capsules that say
+kDLCUDA (refusing ``copy=True``, as CuPy), and its ``from_dlpack`` takes only
+those and drops the READ_ONLY flag, as CuPy does.
 """
 
 from __future__ import annotations
@@ -94,6 +96,31 @@ class FakeArray(np.ndarray):
         owner = self if self.base is None else self.base
         return FakeMemoryPointer(self.__array_interface__["data"][0], owner)
 
+    #: The ``stream=`` of each ``__dlpack__`` call, for tests to read.
+    dlpack_streams: ClassVar[list[Any]] = []
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return KDL_CUDA, 0
+
+    def __dlpack__(
+        self,
+        *,
+        stream: Any = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: Any = None,
+        copy: bool | None = None,
+    ) -> Any:
+        """CuPy's export: a capsule of this array that says kDLCUDA.
+
+        As CuPy, refuses ``copy=True`` on its own device; ``stream`` is recorded.
+        """
+        if copy is True and dl_device in (None, (KDL_CUDA, 0)):
+            raise BufferError("copy=True only supported for copy to CPU.")
+        FakeArray.dlpack_streams.append(stream)
+        capsule = super().__dlpack__(max_version=max_version)
+        _capsule_fields(capsule).device_type = KDL_CUDA
+        return capsule
+
 
 class FakeMemoryPointer:
     """CuPy's MemoryPointer: the address, the allocation it points into, and
@@ -105,6 +132,70 @@ class FakeMemoryPointer:
 
     def copy_from_device_async(self, src: FakeMemoryPointer, size: int, stream: Any) -> None:
         ctypes.memmove(self.ptr, src.ptr, size)
+
+
+KDL_CPU, KDL_CUDA = 1, 2
+_READ_ONLY = 1
+
+
+class _TensorHead(ctypes.Structure):
+    # DLTensor's first fields: void* data, then DLDevice
+    _fields_ = (
+        ("data", ctypes.c_void_p),
+        ("device_type", ctypes.c_int32),
+        ("device_id", ctypes.c_int32),
+    )
+
+
+def _capsule_pointer(capsule: Any) -> tuple[int, bool]:
+    """The address inside an unconsumed DLPack capsule, and whether it is versioned."""
+    get_name = ctypes.pythonapi.PyCapsule_GetName
+    get_name.restype = ctypes.c_char_p
+    get_name.argtypes = [ctypes.py_object]
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype = ctypes.c_void_p
+    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    name = get_name(capsule)
+    return int(get_pointer(capsule, name)), name == b"dltensor_versioned"
+
+
+def _capsule_fields(capsule: Any) -> _TensorHead:
+    pointer, versioned = _capsule_pointer(capsule)
+    # DLManagedTensorVersioned: version (8 bytes), manager_ctx, deleter, flags (8)
+    offset = 8 + 2 * ctypes.sizeof(ctypes.c_void_p) + 8 if versioned else 0
+    return _TensorHead.from_address(pointer + offset)
+
+
+def _clear_read_only(capsule: Any) -> None:
+    pointer, versioned = _capsule_pointer(capsule)
+    if versioned:
+        flags = ctypes.c_uint64.from_address(pointer + 8 + 2 * ctypes.sizeof(ctypes.c_void_p))
+        flags.value &= ~_READ_ONLY
+
+
+class _CapsuleOnHost:
+    """Hands NumPy a capsule (the stand-in's 'GPU' memory is host memory)."""
+
+    def __init__(self, capsule: Any) -> None:
+        self.capsule = capsule
+
+    def __dlpack__(self, **_: Any) -> Any:
+        return self.capsule
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return KDL_CPU, 0
+
+
+def fake_from_dlpack(capsule: Any) -> FakeArray:
+    """``cupy.from_dlpack`` of a capsule: kDLCUDA only, and READ_ONLY dropped, as
+    CuPy does (its arrays cannot be read-only); the result owns no memory of its
+    own but is a view of the producer's."""
+    head = _capsule_fields(capsule)
+    if head.device_type != KDL_CUDA:
+        raise RuntimeError(f"the stand-in imports CUDA memory only, not device {head.device_type}")
+    head.device_type = KDL_CPU
+    _clear_read_only(capsule)
+    return np.from_dlpack(_CapsuleOnHost(capsule)).view(FakeArray)
 
 
 def make(values: Any) -> FakeArray:
@@ -273,17 +364,26 @@ class FakeStream:
 
 
 class FakeDevice:
+    """``cupy.cuda.Device``: entering makes it the stand-in's current device."""
+
     entered: ClassVar[list[int]] = []
+    #: The stand-in ``cupy.cuda`` whose current device this class sets.
+    cuda: ClassVar[Any] = None
 
     def __init__(self, device_id: int) -> None:
         self.id = device_id
+        self._previous: list[int] = []
 
     def __enter__(self) -> FakeDevice:
         FakeDevice.entered.append(self.id)
+        if self.cuda is not None:
+            self._previous.append(self.cuda.current_device)
+            self.cuda.current_device = self.id
         return self
 
     def __exit__(self, *args: object) -> None:
-        return None
+        if self.cuda is not None:
+            self.cuda.current_device = self._previous.pop()
 
     def synchronize(self) -> None:
         return None
@@ -293,7 +393,6 @@ class FakeCuda:
     """``cupy.cuda``: a current device and a current stream that tests set."""
 
     Event = FakeEvent
-    Device = FakeDevice
     # CuPy 14's Stream.from_external takes the CUDA stream protocol (its
     # ExternalStream is deprecated, so the stand-in has none).
     Stream = types.SimpleNamespace(
@@ -303,6 +402,8 @@ class FakeCuda:
     )
 
     def __init__(self) -> None:
+        # Each stand-in cupy has its own Device class, tied to its current device.
+        self.Device = type("FakeDevice", (FakeDevice,), {"cuda": self})
         self.current = FakeStream(ptr=100)
         self.current_device = 0
         self.device_count = 2
@@ -344,6 +445,7 @@ def fake_cupy(release: tuple[int, int] = RELEASES[-1], missing: tuple[str, ...] 
     module.array = fake_array
     module.asarray = fake_asarray
     module.asnumpy = fake_asnumpy
+    module.from_dlpack = fake_from_dlpack
     module.linalg = fake_linalg({name[len("linalg.") :] for name in gaps})
     module.fft = np.fft
     module.cuda = FakeCuda()

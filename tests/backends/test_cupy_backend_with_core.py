@@ -248,11 +248,7 @@ def test_a_strided_view_moved_to_another_gpu_keeps_its_memory_from_writes_until_
     assert first.pending.events_reading(owner), "a write to the source could overtake the copy"
 
 
-def test_numpy_takes_a_host_copy_of_a_gpu_array_through_dlpack(
-    gpu: ca.Device, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # the stand-in's memory is host memory: make its arrays say kDLCUDA, as CuPy's do
-    monkeypatch.setattr(gpu.backend, "dlpack_device", lambda data: (2, 0))
+def test_numpy_takes_a_host_copy_of_a_gpu_array_through_dlpack(gpu: ca.Device) -> None:
     x = ca.asarray([1.0, 2.0, 3.0], device=gpu)
     assert x.__dlpack_device__() == (2, 0)
     host = np.from_dlpack(x, device="cpu")
@@ -265,3 +261,68 @@ def test_numpy_takes_a_host_copy_of_a_gpu_array_through_dlpack(
         x.__dlpack__(dl_device=(1, 0), copy=False)
     with pytest.raises(BufferError, match="dl_device=\\(3, 0\\)"):
         x.__dlpack__(dl_device=(3, 0))
+
+
+def _producer(values: list[float], *, writable: bool = True) -> FakeArray:
+    """A CuPy array of another library's making (the stand-in's exports say kDLCUDA)."""
+    array = FakeArray((len(values),))
+    array[...] = values
+    array.flags.writeable = writable
+    return array
+
+
+def test_a_gpu_export_hands_the_consumer_its_stream_and_ends_on_release(
+    stand_in: types.ModuleType, gpu: ca.Device
+) -> None:
+    x = ca.asarray([1.0, 2.0], device=gpu)
+    assert x.__dlpack_device__() == (2, 0)
+    capsule = x.__dlpack__(stream=7, max_version=(1, 0))
+    assert FakeArray.dlpack_streams[-1] == 7  # CuPy orders stream 7 after its own
+    assert ca.cow_info(x).state == "exposed"
+    del capsule
+    gc.collect()
+    assert ca.cow_info(x).state == "private"
+
+
+def test_an_import_from_the_gpu_names_the_current_stream_with_the_producers_gpu_current(
+    stand_in: types.ModuleType, gpu: ca.Device
+) -> None:
+    current_at_export: list[int] = []
+
+    class Recording(FakeArray):
+        def __dlpack__(self, **kwargs: Any) -> Any:
+            current_at_export.append(stand_in.fake.current_device)
+            return super().__dlpack__(**kwargs)
+
+    stand_in.fake.current_device = 1  # another GPU is current
+    producer = Recording((3,))
+    producer[...] = [1.0, 2.0, 3.0]
+    y = ca.from_dlpack(producer)
+    assert y.device is gpu
+    assert FakeArray.dlpack_streams[-1] == stand_in.fake.current.ptr
+    assert current_at_export == [0]  # torch refuses to export from another GPU
+    assert stand_in.fake.current_device == 1  # and put back afterwards
+    assert ca.cow_info(y).state == "foreign"
+    producer[0] = 10.0  # zero-copy: the producer's writes show, as with np.from_dlpack
+    assert to_numpy(y)[0] == 10.0
+
+
+def test_copy_true_from_a_cupy_producer_that_refuses_it_is_copied_by_cowarray(
+    gpu: ca.Device,
+) -> None:
+    producer = _producer([1.0, 2.0])
+    y = ca.from_dlpack(producer, copy=True)  # CuPy refuses copy=True on its own device
+    producer[0] = 10.0
+    assert to_numpy(y)[0] == 1.0
+    assert ca.cow_info(y).state == "private"
+
+
+def test_a_read_only_gpu_producer_stays_unwritten_though_cupy_drops_the_flag(
+    gpu: ca.Device,
+) -> None:
+    producer = _producer([1.0, 2.0], writable=False)
+    y = ca.from_dlpack(producer)
+    assert y._data.flags.writeable, "the stand-in imports writable memory, as CuPy does"
+    y[0] = 9.0
+    assert producer[0] == 1.0
+    assert to_numpy(y)[0] == 9.0
