@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 import cupy
+import cupyx
 
 __all__ = [
     "LINALG_NAMES",
@@ -293,9 +294,30 @@ def _matrix_transpose(x: Any, /) -> Any:
     return cupy.swapaxes(x, -1, -2)
 
 
+def _reporting_failure(function: Callable[..., Any], message: str | None) -> Callable[..., Any]:
+    """``function`` raising LinAlgError, as NumPy's does, where cuSOLVER fails.
+
+    CuPy's default (``cupyx.errstate(linalg="ignore")``) leaves a singular
+    matrix's inverse full of garbage; "raise" reads cuSOLVER's status back
+    (a synchronization). ``message`` replaces CuPy's ("Error reported by getrf
+    in cuSOLVER...") with NumPy's words where they say more.
+    """
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        with cupyx.errstate(linalg="raise"):
+            try:
+                return function(*args, **kwargs)
+            except cupy.linalg.LinAlgError as error:
+                raise cupy.linalg.LinAlgError(message or str(error)) from None
+
+    call.__name__ = call.__qualname__ = getattr(function, "__name__", "function")
+    call.__doc__ = function.__doc__
+    return call
+
+
 def _cholesky(x: Any, /, *, upper: bool = False) -> Any:
     # CuPy's cholesky(a) gives the lower factor L; the upper one is L^H.
-    lower = cupy.linalg.cholesky(x)
+    lower = _reporting_failure(cupy.linalg.cholesky, "Matrix is not positive definite")(x)
     if not upper:
         return lower
     return (cupy.conj(lower) if lower.dtype.kind == "c" else lower).swapaxes(-1, -2)
@@ -328,10 +350,11 @@ def _pinv(x: Any, /, *, rtol: Any = None) -> Any:
 def _solve(x1: Any, x2: Any, /) -> Any:
     # CuPy wants x2's stack shape equal to x1's; the standard broadcasts them.
     # A 1-D x2 is one vector for every matrix of x1 in both.
+    solve = _reporting_failure(cupy.linalg.solve, "Singular matrix")
     if x2.ndim == 1:
-        return cupy.linalg.solve(x1, x2)
+        return solve(x1, x2)
     stack = cupy.broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
-    return cupy.linalg.solve(_stacked(x1, stack), _stacked(x2, stack))
+    return solve(_stacked(x1, stack), _stacked(x2, stack))
 
 
 def _stacked(x: Any, stack: tuple[int, ...]) -> Any:
@@ -360,6 +383,16 @@ _LINALG_RENAMED: Final[dict[str, Callable[..., Any]]] = {
     "matrix_rank": _matrix_rank,
     "pinv": _pinv,
     "solve": _solve,
+}
+# linalg functions whose cuSOLVER failures raise, as NumPy's do (with NumPy's
+# message where it is clearer than CuPy's); cholesky and solve are wrapped above.
+_REPORTED_FAILURES: Final[dict[str, str | None]] = {
+    "inv": "Singular matrix",
+    "eig": None,
+    "eigh": None,
+    "eigvals": None,
+    "eigvalsh": None,
+    "svd": None,
 }
 # Names only a later CuPy has: used where the CuPy in use lacks them.
 _FILLS: Final[dict[str, Callable[..., Any]]] = {
@@ -445,6 +478,9 @@ def standard_namespace(device_id: int) -> types.SimpleNamespace:
         if release < fixed_in:
             names.update(fills)
     linalg = _public_names(cupy.linalg)
+    for name, message in _REPORTED_FAILURES.items():
+        if name in linalg:
+            linalg[name] = _reporting_failure(linalg[name], message)
     linalg.update(_LINALG_RENAMED)
     for name, function in _LINALG_FILLS.items():
         linalg.setdefault(name, function)

@@ -567,6 +567,16 @@ def test_vector_input_to_a_matrix_function_raises_value_error(
 def test_singular_matrix_raises_value_error(backend_device: ca.Device) -> None:
     with pytest.raises(ValueError, match="Singular matrix"):
         ca.linalg.inv(ca.zeros((2, 2), device=backend_device))
+    with pytest.raises(ValueError, match="Singular matrix"):
+        ca.linalg.solve(ca.zeros((2, 2), device=backend_device), ca.ones(2, device=backend_device))
+
+
+def test_cholesky_of_a_matrix_that_is_not_positive_definite_raises(
+    backend_device: ca.Device,
+) -> None:
+    indefinite = ca.asarray([[1.0, 2.0], [2.0, 1.0]], device=backend_device)
+    with pytest.raises(ValueError, match="not positive definite"):
+        ca.linalg.cholesky(indefinite)
 
 
 def test_mixed_kinds_are_refused_like_the_standard() -> None:

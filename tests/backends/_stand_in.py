@@ -298,16 +298,61 @@ def fake_reshape_before_14_2(a: Any, newshape: Any, order: str = "C") -> Any:
     return _as_fake(np.reshape(a, newshape, order=order))
 
 
+class _LinalgErrors:
+    """``cupyx.errstate(linalg=...)``'s setting: CuPy's default is "ignore"."""
+
+    mode = "ignore"
+
+
+def fake_cupyx() -> Any:
+    """A stand-in ``cupyx`` with ``errstate(linalg=)``, which the linalg below obeys."""
+    import contextlib
+
+    @contextlib.contextmanager
+    def errstate(*, linalg: str | None = None, **_: Any) -> Any:
+        before = _LinalgErrors.mode
+        _LinalgErrors.mode = linalg or before
+        try:
+            yield
+        finally:
+            _LinalgErrors.mode = before
+
+    module: Any = types.ModuleType("cupyx")
+    module.errstate = errstate
+    module.__spec__ = importlib.machinery.ModuleSpec("cupyx", None)
+    return module
+
+
+def _as_cusolver(function: Callable[..., Any], routine: str) -> Callable[..., Any]:
+    """NumPy's ``function`` failing as cuSOLVER does under CuPy: a LinAlgError
+    only under ``errstate(linalg="raise")``, else NaNs in ``a``'s shape."""
+
+    def call(a: Any, *args: Any) -> Any:
+        try:
+            return function(a, *args)
+        except np.linalg.LinAlgError:
+            if _LinalgErrors.mode == "raise":
+                raise np.linalg.LinAlgError(
+                    f"Error reported by {routine} in cuSOLVER. devInfo = [1]. Please refer"
+                    " to the cuSOLVER documentation."
+                ) from None
+            return np.full(np.broadcast_shapes(a.shape, *(b.shape for b in args)), np.nan)
+
+    return call
+
+
 def fake_linalg(missing: set[str]) -> types.SimpleNamespace:
     """``cupy.linalg``: CuPy's names and signatures, NumPy's arithmetic.
 
     ``cholesky``, ``matrix_rank``, ``pinv`` and ``solve`` take CuPy's arguments,
     so the standard's ``upper=`` and ``rtol=`` raise TypeError, and ``solve``
     refuses stacks of right-hand sides whose shape is not the matrices'.
+    ``inv``, ``solve`` and ``cholesky`` fail as cuSOLVER does under CuPy: NaNs,
+    unless ``cupyx.errstate(linalg="raise")``.
     """
 
     def cholesky(a: Any) -> Any:
-        return np.linalg.cholesky(a)
+        return _as_cusolver(np.linalg.cholesky, "potrf")(a)
 
     def matrix_rank(M: Any, tol: Any = None) -> Any:
         return np.linalg.matrix_rank(M, tol=tol)
@@ -320,10 +365,16 @@ def fake_linalg(missing: set[str]) -> types.SimpleNamespace:
             raise ValueError(
                 "a must have (..., M, M) shape and b must have (..., M, K) for multidimensional b"
             )
-        return np.linalg.solve(a, b)
+        return _as_cusolver(np.linalg.solve, "getrf")(a, b)
 
     functions = {name: getattr(np.linalg, name) for name in _SHARED_LINALG}
-    functions.update(cholesky=cholesky, matrix_rank=matrix_rank, pinv=pinv, solve=solve)
+    functions.update(
+        cholesky=cholesky,
+        inv=_as_cusolver(np.linalg.inv, "getrf"),
+        matrix_rank=matrix_rank,
+        pinv=pinv,
+        solve=solve,
+    )
     names = {name: _returning_fakes(f) for name, f in functions.items() if name not in missing}
     return types.SimpleNamespace(LinAlgError=np.linalg.LinAlgError, **names)
 
@@ -503,6 +554,7 @@ def _load_backend_module(
     # A spec, so that importlib.util.find_spec("cupy") finds the stand-in.
     cupy.__spec__ = importlib.machinery.ModuleSpec("cupy", None)
     setitem(sys.modules, "cupy", cupy)
+    setitem(sys.modules, "cupyx", fake_cupyx())
     for name in ("_cupy_namespace", "cupy"):
         spec = importlib.util.spec_from_file_location(
             f"cowarray._backends.{name}", BACKENDS / f"{name}.py"
