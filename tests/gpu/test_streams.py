@@ -50,6 +50,28 @@ def test_last_holder_write_waits_for_a_copy_still_reading_its_memory() -> None:
     assert (to_numpy(x) == 9.0).all()
 
 
+def test_every_later_write_of_the_last_holder_also_waits_for_the_copy() -> None:
+    # After one checked write, a CPU array takes an unchecked path for scalar
+    # writes; on the GPU each write must still wait for copies reading its memory.
+    a, b, c = new_stream(), new_stream(), new_stream()
+    x = ca.full(N, 1.0, dtype=ca.float32, device=GPU)
+    y = ca.lazy_clone(x)
+    synchronize()
+    with b:
+        spin()
+        y[0] = 2.0  # y copies x's memory on b, after the spin
+    with a:
+        x[0] = 9.0  # x is the sole holder: in place, after b's copy
+    with c:
+        x[1] = 3.0  # a later scalar write, on a third stream: after b's copy too
+        x += 1.0
+    synchronize()
+    values = to_numpy(y)
+    assert values[0] == 2.0
+    assert (values[1:] == 1.0).all(), "a later write of x overtook y's copy of the old buffer"
+    assert to_numpy(x)[:3].tolist() == [10.0, 4.0, 2.0]
+
+
 def test_memory_a_copy_still_reads_is_not_reused_by_the_pool() -> None:
     a, b = new_stream(), new_stream()
     with a:
