@@ -125,6 +125,22 @@ def test_set_with_duplicates_takes_the_last_value(backend_device: ca.Device) -> 
     assert to_numpy(y).tolist() == [0.0, 3.0, 0.0]
 
 
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+@pytest.mark.parametrize("method", ["max", "min"])
+def test_repeated_max_and_min_keep_float64_precision_and_nan(
+    method: str, backend_device: ca.Device
+) -> None:
+    # (CuPy's own double max/min atomics round through float32 and drop NaN)
+    fine = 1.0 + 2.0**-40
+    sign = 1.0 if method == "max" else -1.0
+    x = ca.zeros(2, device=backend_device)
+    index = ca.asarray([0, 0, 1, 1], device=backend_device)
+    values = ca.asarray([sign * fine, sign * 0.5, float("nan"), sign * 3.0], device=backend_device)
+    result = to_numpy(getattr(x.at[index], method)(values))
+    assert result[0] == sign * fine
+    assert np.isnan(result[1])
+
+
 @pytest.mark.parametrize("dtype", [ca.int32, ca.uint8, ca.float32, ca.complex128])
 def test_integer_and_complex_arrays_keep_their_dtype(dtype: Any, backend_device: ca.Device) -> None:
     base = np.arange(5).astype(dtype)
@@ -133,6 +149,10 @@ def test_integer_and_complex_arrays_keep_their_dtype(dtype: Any, backend_device:
     expected = base.copy()
     np.add.at(expected, [0, 0, 4], 2)
     assert result.dtype == dtype
+    np.testing.assert_array_equal(to_numpy(result), expected)
+    result = x.at[ca.asarray([0, 0, 4], device=backend_device)].subtract(1)
+    expected = base.copy()
+    np.subtract.at(expected, [0, 0, 4], 1)
     np.testing.assert_array_equal(to_numpy(result), expected)
 
 
