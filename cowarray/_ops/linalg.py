@@ -395,7 +395,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     data = _matrices(x, "cholesky", square=True)
     if type(upper) is not bool:
         raise TypeError(f"cholesky: upper must be a bool, got {type(upper).__name__}")
-    return wrap(x._device.backend.xp.linalg.cholesky(data, upper=upper), x._device)
+    return wrap(x._device.backend.xp.linalg.cholesky(data, upper=upper), x._device, (x,))
 
 
 def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
@@ -452,7 +452,7 @@ def det(x: Array, /) -> Array:
     cowarray.Array(-2., dtype=float64)
     """
     data = _matrices(x, "det", square=True)
-    return wrap(x._device.backend.xp.linalg.det(data), x._device)
+    return wrap(x._device.backend.xp.linalg.det(data), x._device, (x,))
 
 
 def diagonal(x: Array, /, *, offset: int = 0) -> Array:
@@ -506,7 +506,7 @@ def eigh(x: Array, /) -> EighResult:
     """
     data = _matrices(x, "eigh", square=True)
     values, vectors = x._device.backend.xp.linalg.eigh(data)
-    return EighResult(wrap(values, x._device), wrap(vectors, x._device))
+    return EighResult(wrap(values, x._device, (x,)), wrap(vectors, x._device, (x,)))
 
 
 def eigvalsh(x: Array, /) -> Array:
@@ -529,7 +529,7 @@ def eigvalsh(x: Array, /) -> Array:
     cowarray.Array([1., 3.], dtype=float64)
     """
     data = _matrices(x, "eigvalsh", square=True)
-    return wrap(x._device.backend.xp.linalg.eigvalsh(data), x._device)
+    return wrap(x._device.backend.xp.linalg.eigvalsh(data), x._device, (x,))
 
 
 def eig(x: Array, /) -> EigResult:
@@ -559,7 +559,8 @@ def eig(x: Array, /) -> EigResult:
     values, vectors = x._device.backend.xp.linalg.eig(data)
     dtype = _complex_of(x.dtype)
     return EigResult(
-        wrap(_as_dtype(values, dtype), x._device), wrap(_as_dtype(vectors, dtype), x._device)
+        wrap(_as_dtype(values, dtype), x._device, (x,)),
+        wrap(_as_dtype(vectors, dtype), x._device, (x,)),
     )
 
 
@@ -584,7 +585,7 @@ def eigvals(x: Array, /) -> Array:
     """
     data = _matrices(x, "eigvals", square=True)
     values = x._device.backend.xp.linalg.eigvals(data)
-    return wrap(_as_dtype(values, _complex_of(x.dtype)), x._device)
+    return wrap(_as_dtype(values, _complex_of(x.dtype)), x._device, (x,))
 
 
 def inv(x: Array, /) -> Array:
@@ -608,7 +609,7 @@ def inv(x: Array, /) -> Array:
                     [0.  , 0.25]], dtype=float64)
     """
     data = _matrices(x, "inv", square=True)
-    return wrap(x._device.backend.xp.linalg.inv(data), x._device)
+    return wrap(x._device.backend.xp.linalg.inv(data), x._device, (x,))
 
 
 _MATRIX_ORDS = (1, 2, -1, -2, math.inf, -math.inf, "fro", "nuc")
@@ -654,7 +655,7 @@ def matrix_norm(
     if type(keepdims) is not bool:
         raise TypeError(f"matrix_norm: keepdims must be a bool, got {type(keepdims).__name__}")
     result = x._device.backend.xp.linalg.matrix_norm(data, keepdims=keepdims, ord=ord)
-    return wrap(result, x._device)
+    return wrap(result, x._device, (x,))
 
 
 def matrix_power(x: Array, n: int, /) -> Array:
@@ -682,7 +683,7 @@ def matrix_power(x: Array, n: int, /) -> Array:
     data = _matrices(x, "matrix_power", square=True)
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError(f"matrix_power: n must be an int, got {type(n).__name__}")
-    return wrap(x._device.backend.xp.linalg.matrix_power(data, n), x._device)
+    return wrap(x._device.backend.xp.linalg.matrix_power(data, n), x._device, (x,))
 
 
 def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
@@ -711,7 +712,7 @@ def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     data = _matrices(x, "matrix_rank")
     tolerance = _rtol(rtol, "matrix_rank", x._device)
     result = x._device.backend.xp.linalg.matrix_rank(data, rtol=tolerance)
-    return wrap(result, x._device)
+    return wrap(result, x._device, (x,))
 
 
 def outer(x1: Array, x2: Array, /) -> Array:
@@ -768,7 +769,7 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     """
     data = _matrices(x, "pinv")
     tolerance = _rtol(rtol, "pinv", x._device)
-    return wrap(x._device.backend.xp.linalg.pinv(data, rtol=tolerance), x._device)
+    return wrap(x._device.backend.xp.linalg.pinv(data, rtol=tolerance), x._device, (x,))
 
 
 def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRResult:
@@ -798,7 +799,7 @@ def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRRe
     if mode not in ("reduced", "complete"):
         raise ValueError(f"qr: mode must be 'reduced' or 'complete', got {mode!r}")
     q, r = x._device.backend.xp.linalg.qr(data, mode=mode)
-    return QRResult(wrap(q, x._device), wrap(r, x._device))
+    return QRResult(wrap(q, x._device, (x,)), wrap(r, x._device, (x,)))
 
 
 def slogdet(x: Array, /) -> SlogdetResult:
@@ -824,7 +825,7 @@ def slogdet(x: Array, /) -> SlogdetResult:
     """
     data = _matrices(x, "slogdet", square=True)
     sign, logabsdet = x._device.backend.xp.linalg.slogdet(data)
-    return SlogdetResult(wrap(sign, x._device), wrap(logabsdet, x._device))
+    return SlogdetResult(wrap(sign, x._device, (x,)), wrap(logabsdet, x._device, (x,)))
 
 
 def solve(x1: Array, x2: Array, /) -> Array:
@@ -890,7 +891,7 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     if type(full_matrices) is not bool:
         raise TypeError(f"svd: full_matrices must be a bool, got {type(full_matrices).__name__}")
     u, s, vh = x._device.backend.xp.linalg.svd(data, full_matrices=full_matrices)
-    return SVDResult(wrap(u, x._device), wrap(s, x._device), wrap(vh, x._device))
+    return SVDResult(wrap(u, x._device, (x,)), wrap(s, x._device, (x,)), wrap(vh, x._device, (x,)))
 
 
 def svdvals(x: Array, /) -> Array:
@@ -913,7 +914,7 @@ def svdvals(x: Array, /) -> Array:
     cowarray.Array([4., 3.], dtype=float64)
     """
     data = _matrices(x, "svdvals")
-    return wrap(x._device.backend.xp.linalg.svdvals(data), x._device)
+    return wrap(x._device.backend.xp.linalg.svdvals(data), x._device, (x,))
 
 
 def trace(x: Array, /, *, offset: int = 0, dtype: Any = None) -> Array:
@@ -947,7 +948,7 @@ def trace(x: Array, /, *, offset: int = 0, dtype: Any = None) -> Array:
         raise TypeError(f"trace: offset must be an int, got {type(offset).__name__}")
     resolved = None if dtype is None else to_dtype(dtype)
     result = x._device.backend.xp.linalg.trace(data, offset=offset, dtype=resolved)
-    return wrap(result, x._device)
+    return wrap(result, x._device, (x,))
 
 
 def _ord_value(ord: object) -> float:
@@ -996,4 +997,4 @@ def vector_norm(
     result = x._device.backend.xp.linalg.vector_norm(
         x._data, axis=axes, keepdims=keepdims, ord=order
     )
-    return wrap(result, x._device)
+    return wrap(result, x._device, (x,))

@@ -639,3 +639,10 @@ def test_rtol_as_an_array_broadcasts_over_the_stack(backend_device: ca.Device) -
     pinv = ca.linalg.pinv(x, rtol=rtol)
     np.testing.assert_allclose(to_numpy(pinv)[0], np.diag([1.0, 0.0]))
     np.testing.assert_allclose(to_numpy(pinv)[1], np.diag([1.0, 1e3]))
+
+
+@pytest.mark.parametrize("n", [1, 2, 0, -1])
+def test_matrix_power_is_a_value_for_every_exponent(n: int, backend_device: ca.Device) -> None:
+    # NumPy's matrix_power(a, 1) returns a itself: the result must not alias x
+    x = ca.asarray([[2.0, 1.0], [0.0, 1.0]], device=backend_device)
+    assert_value(ca.linalg.matrix_power(x, n), x)
