@@ -308,9 +308,12 @@ def test_random_integer_indices_match_the_model(
             expected = model(method, base, clipped, values)
         else:
             expected = model(method, base, index[in_bounds], values[in_bounds])
-        np.testing.assert_array_equal(
-            to_numpy(call(ca.asarray(values, device=backend_device), mode=mode)), expected
-        )
+        result = to_numpy(call(ca.asarray(values, device=backend_device), mode=mode))
+        if method in ("add", "subtract") and backend_device.kind == "cuda":
+            # repeated additions land in the GPU's order: the last bits may differ
+            np.testing.assert_allclose(result, expected, rtol=1e-15, atol=0)
+        else:
+            np.testing.assert_array_equal(result, expected)
     np.testing.assert_array_equal(to_numpy(x), base)
 
 
