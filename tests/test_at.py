@@ -90,7 +90,11 @@ def test_update_matches_numpy_model_and_leaves_x_intact(
     x = ca.asarray(base, device=backend_device)
     values = 1.5
     result = getattr(x.at[to_ca(index, backend_device)], method)(values)
-    np.testing.assert_array_equal(to_numpy(result), model(method, base, index, values))
+    expected = model(method, base, index, values)
+    if method == "power":  # a GPU's pow may be a few ulp from the host's (7 ** 1.5)
+        np.testing.assert_allclose(to_numpy(result), expected, rtol=1e-15, atol=0)
+    else:
+        np.testing.assert_array_equal(to_numpy(result), expected)
     np.testing.assert_array_equal(to_numpy(x), base)
     assert result.dtype == x.dtype and result.shape == x.shape
     assert result.device == backend_device

@@ -26,22 +26,31 @@ def _pair(kind: str, device: ca.Device) -> tuple[ca.Array, ca.Array, np.ndarray,
     return ca.asarray(a, device=device), ca.asarray(b, device=device), a, b
 
 
+def _assert_operator_result(name: str, result: ca.Array, expected: np.ndarray) -> None:
+    """Exact, except a float ``**``: a GPU's pow may be a few ulp from the host's."""
+    if name == "pow" and expected.dtype.kind == "f":
+        assert result.dtype == expected.dtype and result.shape == expected.shape
+        np.testing.assert_allclose(to_numpy(result), expected, rtol=1e-15, atol=0)
+    else:
+        assert_equal_to_model(result, expected)
+
+
 @pytest.mark.parametrize("name", ARITHMETIC + COMPARISONS)
 @pytest.mark.parametrize("kind", ["float", "int"])
 def test_binary_operator_matches_numpy(name: str, kind: str, device: ca.Device) -> None:
     x, y, a, b = _pair(kind, device)
     function = getattr(operator, name)
     with np.errstate(all="ignore"):  # negative ** fraction is NaN in both
-        assert_equal_to_model(function(x, y), function(a, b))
-        assert_equal_to_model(function(y, x), function(b, a))
+        _assert_operator_result(name, function(x, y), function(a, b))
+        _assert_operator_result(name, function(y, x), function(b, a))
 
 
 @pytest.mark.parametrize("name", ARITHMETIC + COMPARISONS)
 def test_operator_with_python_scalar_on_either_side(name: str, device: ca.Device) -> None:
     x, _, a, _ = _pair("float", device)
     function = getattr(operator, name)
-    assert_equal_to_model(function(x, 2), function(a, 2))
-    assert_equal_to_model(function(3.0, x), function(3.0, a))
+    _assert_operator_result(name, function(x, 2), function(a, 2))
+    _assert_operator_result(name, function(3.0, x), function(3.0, a))
 
 
 @pytest.mark.parametrize("name", BITWISE)
