@@ -26,6 +26,7 @@ from typing import Any, Final
 
 import cupy
 import cupyx
+import numpy
 
 __all__ = [
     "LINALG_NAMES",
@@ -384,6 +385,25 @@ _LINALG_RENAMED: Final[dict[str, Callable[..., Any]]] = {
     "pinv": _pinv,
     "solve": _solve,
 }
+def _on_host_without_geev(function: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """CuPy's ``eig``/``eigvals``, or NumPy's on a host copy where cuSOLVER has no
+    ``geev`` (CUDA before 12.6: CuPy raises RuntimeError('geev is not available'))."""
+
+    def call(x: Any, /) -> Any:
+        try:
+            return function(x)
+        except RuntimeError as error:
+            if "geev" not in str(error):
+                raise
+        result = getattr(numpy.linalg, name)(cupy.asnumpy(x))
+        if isinstance(result, tuple):
+            return tuple(cupy.asarray(part) for part in result)
+        return cupy.asarray(result)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
 # linalg functions whose cuSOLVER failures raise, as NumPy's do (with NumPy's
 # message where it is clearer than CuPy's); cholesky and solve are wrapped above.
 _REPORTED_FAILURES: Final[dict[str, str | None]] = {
@@ -481,6 +501,9 @@ def standard_namespace(device_id: int) -> types.SimpleNamespace:
     for name, message in _REPORTED_FAILURES.items():
         if name in linalg:
             linalg[name] = _reporting_failure(linalg[name], message)
+    for name in ("eig", "eigvals"):
+        if name in linalg:
+            linalg[name] = _on_host_without_geev(linalg[name], name)
     linalg.update(_LINALG_RENAMED)
     for name, function in _LINALG_FILLS.items():
         linalg.setdefault(name, function)

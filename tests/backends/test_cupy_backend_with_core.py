@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from _stand_in import FakeArray, FakeStream
+from _stand_in import FakeArray, FakeStream, make
 
 import cowarray as ca
 from cowarray.testing import assert_equal_to_model, to_numpy
@@ -326,3 +326,22 @@ def test_a_read_only_gpu_producer_stays_unwritten_though_cupy_drops_the_flag(
     y[0] = 9.0
     assert producer[0] == 1.0
     assert to_numpy(y)[0] == 9.0
+
+
+@pytest.mark.parametrize("name", ["eig", "eigvals"])
+def test_eig_runs_on_the_host_where_cusolver_has_no_geev(
+    stand_in: types.ModuleType, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    def no_geev(a: Any) -> Any:
+        raise RuntimeError("geev is not available")  # CuPy on CUDA before 12.6
+
+    monkeypatch.setattr(stand_in.cupy.linalg, name, no_geev)
+    xp = stand_in.CupyBackend(0).xp
+    matrix = np.array([[0.0, -1.0], [1.0, 0.0]])
+    result = getattr(xp.linalg, name)(make(matrix))
+    expected = getattr(np.linalg, name)(matrix)
+    parts = result if isinstance(result, tuple) else (result,)
+    wanted = expected if isinstance(expected, tuple) else (expected,)
+    for part, want in zip(parts, wanted, strict=True):
+        assert isinstance(part, FakeArray)
+        np.testing.assert_allclose(np.asarray(part), want)
