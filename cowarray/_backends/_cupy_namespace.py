@@ -385,6 +385,8 @@ _LINALG_RENAMED: Final[dict[str, Callable[..., Any]]] = {
     "pinv": _pinv,
     "solve": _solve,
 }
+
+
 def _on_host_without_geev(function: Callable[..., Any], name: str) -> Callable[..., Any]:
     """CuPy's ``eig``/``eigvals``, or NumPy's on a host copy where cuSOLVER has no
     ``geev`` (CUDA before 12.6: CuPy raises RuntimeError('geev is not available'))."""
