@@ -191,6 +191,78 @@ def _sign(x: Any, /) -> Any:
     return result
 
 
+def _as_array(x: Any, dtype: Any) -> Any:
+    """An operand (an array or a Python scalar) as an array of ``dtype``."""
+    if isinstance(x, cupy.ndarray):
+        return x.astype(dtype, copy=False)
+    return cupy.full((), x, dtype=dtype)
+
+
+def _complex(real: Any, imag: Any, dtype: Any) -> Any:
+    """The complex array ``real + imag * 1j`` of ``dtype``, built part by part.
+
+    (``imag * 1j`` would turn an infinite part into NaNs.)
+    """
+    result = cupy.empty(cupy.broadcast_shapes(real.shape, imag.shape), dtype=dtype)
+    result.real = real
+    result.imag = imag
+    return result
+
+
+def _into(out: Any, result: Any) -> Any:
+    """``result``, or ``out`` holding it: the ``out=`` of a wrapped ufunc.
+
+    The op layer's in-place operators call ``f(x, y, out=x)``; ``result`` is
+    computed in full before ``out`` is written.
+    """
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def _divide(x1: Any, x2: Any, /, out: Any = None) -> Any:
+    # CuPy's complex operator/ scales both operands by 1 / (|c| + |d|), so a
+    # denominator with an infinite part gives nan+nanj where NumPy (Smith's
+    # algorithm) gives signed zeros: 1 / (inf+0j) is 0-0j.
+    dtype = cupy.result_type(x1, x2)
+    if dtype.kind != "c":
+        return cupy.divide(x1, x2, out=out)
+    return _into(out, _smith_divide(_as_array(x1, dtype), _as_array(x2, dtype)))
+
+
+def _smith_divide(a: Any, b: Any) -> Any:
+    """``a / b`` for complex arrays as NumPy computes it (Smith's algorithm).
+
+    Divides by the larger part of ``b``; a zero ``b`` gives ``a``'s parts over
+    zero (infinities or NaNs), as NumPy's loop does.
+    """
+    ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+    abs_br = cupy.abs(br)
+    real_major = abs_br >= cupy.abs(bi)
+    zero = (br == 0) & (bi == 0)
+    ratio = cupy.where(real_major, bi / br, br / bi)
+    scale = 1 / cupy.where(real_major, br + bi * ratio, bi + br * ratio)
+    real = cupy.where(real_major, ar + ai * ratio, ar * ratio + ai) * scale
+    imag = cupy.where(real_major, ai - ar * ratio, ai * ratio - ar) * scale
+    real = cupy.where(zero, ar / abs_br, real)
+    imag = cupy.where(zero, ai / abs_br, imag)
+    return _complex(real, imag, a.dtype)
+
+
+def _reciprocal(x: Any, /, out: Any = None) -> Any:
+    # CuPy computes a complex 1 / x with its operator/ (see _divide).
+    if x.dtype.kind != "c":
+        return cupy.reciprocal(x, out=out)
+    r, i = x.real, x.imag
+    real_major = cupy.abs(i) <= cupy.abs(r)
+    ratio = cupy.where(real_major, i / r, r / i)
+    denominator = cupy.where(real_major, r + i * ratio, r * ratio + i)
+    real = cupy.where(real_major, 1, ratio) / denominator
+    imag = -cupy.where(real_major, ratio, 1) / denominator
+    return _into(out, _complex(real, imag, x.dtype))
+
+
 def _reshape(x: Any, shape: Any, /, *, copy: bool | None = None) -> Any:
     # reshape(copy=) from CuPy 14.2; before, reshape views when it can.
     result = cupy.reshape(x, shape)
@@ -370,6 +442,8 @@ _RENAMED: Final[dict[str, Callable[..., Any]]] = {
     "asarray": _asarray,
     "clip": _clip,
     "count_nonzero": _count_nonzero,
+    "divide": _divide,
+    "reciprocal": _reciprocal,
     "sort": _sort,
     "std": _std,
     "take": _take,

@@ -466,3 +466,22 @@ def test_complex_tanh_at_infinity_takes_the_sign_of_the_imaginary_part(
     assert np.signbit(result.imag).tolist() == [False, True, False, True]
     finite = np.asarray([0.5 + 0.5j, -1 - 2j], dtype=dtype)
     assert_matches(ca.tanh(ca.asarray(finite, device=backend_device)), np.tanh(finite))
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_division_by_an_infinite_number_gives_numpys_signed_zeros(
+    dtype: str, backend_device: ca.Device
+) -> None:
+    model = np.asarray([1 + 1j, -2 + 0.5j, complex(INF, 1.0), 0j], dtype=dtype)
+    divisor = np.asarray([complex(INF, 0.0), complex(-INF, 0.0), 2j, complex(0.0, -INF)], dtype)
+    with np.errstate(all="ignore"):
+        quotient, inverse = np.divide(model, divisor), np.reciprocal(divisor)
+    x = ca.asarray(model, device=backend_device)
+    y = ca.asarray(divisor, device=backend_device)
+    assert_matches(x / y, quotient, exact=True)
+    assert_matches(ca.reciprocal(y), inverse, exact=True)
+    assert np.signbit(host(ca.reciprocal(y)).imag).tolist() == np.signbit(inverse.imag).tolist()
+    assert_matches(1 / y, inverse, exact=True)
+    x /= y
+    assert_matches(x, quotient, exact=True)

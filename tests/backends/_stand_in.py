@@ -298,6 +298,61 @@ def fake_reshape_before_14_2(a: Any, newshape: Any, order: str = "C") -> Any:
     return _as_fake(np.reshape(a, newshape, order=order))
 
 
+# -- CuPy's kernels where they compute differently from NumPy's -----------------
+#
+# Each takes CuPy's arguments (``out=`` for the ufuncs) and Python scalars as
+# NumPy does; the comment says where in CuPy 14's source the difference is.
+
+
+def _into(out: Any, result: Any) -> Any:
+    """``result`` as a fresh FakeArray, or written into ``out`` (a ufunc's ``out=``)."""
+    if out is None:
+        return make(result)
+    out[...] = result
+    return out
+
+
+def _operands(x1: Any, x2: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Two operands as NumPy arrays of their result dtype (Python scalars are weak)."""
+    dtype = np.result_type(x1, x2)
+    return np.asarray(x1, dtype=dtype), np.asarray(x2, dtype=dtype)
+
+
+def _complex(real: np.ndarray, imag: np.ndarray) -> np.ndarray:
+    result = np.empty(np.broadcast_shapes(real.shape, imag.shape), np.result_type(real, 1j))
+    result.real, result.imag = real, imag
+    return result
+
+
+def _cupy_complex_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """CuPy's complex ``operator/`` (cupy/_core/include/cupy/complex/arithmetic.h).
+
+    Both operands are scaled by ``1 / (|c| + |d|)`` first, so an infinite
+    ``c + di`` gives NaNs (NumPy's Smith division gives signed zeros).
+    """
+    with np.errstate(all="ignore"):
+        c, d = b.real, b.imag
+        scale = 1 / (np.abs(c) + np.abs(d))
+        ar, ai, br, bi = a.real * scale, a.imag * scale, c * scale, d * scale
+        scale = 1 / (br * br + bi * bi)
+        return _complex((ar * br + ai * bi) * scale, (ai * br - ar * bi) * scale)
+
+
+def fake_divide(x1: Any, x2: Any, out: Any = None) -> Any:
+    """``cupy.divide``: complex operands divide with CuPy's ``operator/``."""
+    a, b = _operands(x1, x2)
+    if a.dtype.kind != "c":
+        return np.divide(x1, x2, out=out)
+    return _into(out, _cupy_complex_divide(a, b))
+
+
+def fake_reciprocal(x: Any, out: Any = None) -> Any:
+    """``cupy.reciprocal``: ``in0_type(1) / in0`` for complex x (cupy/_math/arithmetic.py)."""
+    if x.dtype.kind != "c":
+        return np.reciprocal(x, out=out)
+    return _into(out, _cupy_complex_divide(np.ones((), x.dtype), np.asarray(x)))
+
+
 class _LinalgErrors:
     """``cupyx.errstate(linalg=...)``'s setting: CuPy's default is "ignore"."""
 
@@ -487,6 +542,8 @@ def fake_cupy(release: tuple[int, int] = RELEASES[-1], missing: tuple[str, ...] 
     module.sort = fake_sort
     module.argsort = fake_argsort
     module.clip = fake_clip
+    module.divide = module.true_divide = fake_divide
+    module.reciprocal = fake_reciprocal
     module.reshape = fake_reshape if release >= (14, 2) else fake_reshape_before_14_2
     if release < (14, 1):
         module.repeat = fake_repeat_before_14_1

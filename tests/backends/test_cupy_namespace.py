@@ -316,3 +316,66 @@ def test_vecdot_keeps_the_operands_dtype(stand_in: Any, dtype: str, namespace: s
     assert result.dtype == expected.dtype
     np.testing.assert_array_equal(result, expected)
     assert isinstance(result, FakeArray)
+
+
+# -- 5. CuPy's arithmetic where it differs from NumPy's ------------------------------
+
+SPECIAL = [-INF, -2.5, -1.0, -0.5, -0.0, 0.0, 0.25, 0.5, 1.0, 2.5, 1e300, INF, NAN]
+SPECIAL_COMPLEX = [complex(re, im) for re in SPECIAL for im in SPECIAL]
+
+
+def _assert_identical(result: Any, expected: Any) -> None:
+    """Equal dtype, shape and values, NaNs alike and zeros of the same sign."""
+    result, expected = np.asarray(result), np.asarray(expected)
+    assert result.dtype == expected.dtype
+    if result.dtype.kind == "c":
+        result, expected = _parts(result), _parts(expected)
+    np.testing.assert_array_equal(result, expected)
+    numbers = ~np.isnan(expected)
+    np.testing.assert_array_equal(np.signbit(result[numbers]), np.signbit(expected[numbers]))
+
+
+def _parts(z: np.ndarray) -> np.ndarray:
+    return np.stack([z.real, z.imag], axis=-1)
+
+
+def test_the_stand_in_divides_complex_numbers_as_cupys_kernel_does(stand_in: Any) -> None:
+    # cupy/_core/include/cupy/complex/arithmetic.h: both scaled by 1 / (|c| + |d|)
+    result = stand_in.cupy.divide(make(np.asarray([1 + 0j, 1 + 1j])), complex(INF, 0))
+    assert np.isnan(result.real).all() and np.isnan(result.imag).all()
+    assert np.isnan(stand_in.cupy.reciprocal(make(np.asarray([complex(-INF, 0)])))[0].real)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_divide_is_numpys_on_every_special_pair(stand_in: Any, dtype: str) -> None:
+    with np.errstate(all="ignore"):  # CuPy does not warn; the stand-in's NumPy would
+        z = np.asarray(SPECIAL_COMPLEX, dtype=dtype)  # 1e300 is inf in complex64
+        divided = stand_in.xp.divide(make(z[:, None]), make(z[None, :]))
+        _assert_identical(divided, np.divide(z[:, None], z[None, :]))
+        _assert_identical(stand_in.xp.reciprocal(make(z)), np.reciprocal(z))
+        inverse = stand_in.xp.reciprocal(make(np.asarray([complex(INF, 0)], dtype=dtype)))
+    assert inverse[0] == 0 and np.signbit(inverse[0].imag)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_divide_takes_python_scalars_and_out(stand_in: Any, dtype: str) -> None:
+    z = np.asarray([1 + 2j, complex(-INF, 0.0), complex(0.0, -0.0), complex(NAN, 1.0)], dtype)
+    with np.errstate(all="ignore"):
+        for scalar in (2, -0.5, complex(INF, 0.0), 0j):
+            _assert_identical(stand_in.xp.divide(make(z), scalar), np.divide(z, scalar))
+            _assert_identical(stand_in.xp.divide(scalar, make(z)), np.divide(scalar, z))
+        target = make(z)
+        result = stand_in.xp.divide(target, make(z[::-1]), out=target)
+        assert result is target
+        _assert_identical(target, np.divide(z, z[::-1]))
+        target = make(z)
+        assert stand_in.xp.reciprocal(target, out=target) is target
+        _assert_identical(target, np.reciprocal(z))
+
+
+def test_real_divide_and_reciprocal_are_cupys_own(stand_in: Any) -> None:
+    x = np.asarray([1.0, -0.0, INF, NAN], dtype="float32")
+    with np.errstate(all="ignore"):
+        _assert_identical(stand_in.xp.divide(make(x), 0.5), np.divide(x, np.float32(0.5)))
+        _assert_identical(stand_in.xp.reciprocal(make(x)), np.reciprocal(x))
+    _assert_identical(stand_in.xp.divide(make(np.asarray([7, 2])), 2), np.asarray([3.5, 1.0]))
