@@ -263,6 +263,47 @@ def _reciprocal(x: Any, /, out: Any = None) -> Any:
     return _into(out, _complex(real, imag, x.dtype))
 
 
+# float16 and float32: (bits of +inf, bits of the quiet NaN) of nextafter's integer path.
+_FLOAT_BITS: Final = {"e": (0x7C00, 0x7E00), "f": (0x7F800000, 0x7FC00000)}
+
+
+def _nextafter(x1: Any, x2: Any, /, out: Any = None) -> Any:
+    # CuPy compiles with -ftz=true, which flushes float32 subnormals: its
+    # nextafter(0, 1) is 0, not the smallest subnormal; its float16 kernel
+    # gives NaN for an infinite x1. Both step the bits as integers instead
+    # (no floating-point arithmetic, nothing to flush). float64 is not flushed.
+    dtype = cupy.result_type(x1, x2)
+    if dtype.char not in _FLOAT_BITS:
+        return cupy.nextafter(x1, x2, out=out)
+    bits = _bits_toward(_as_array(x1, dtype), _as_array(x2, dtype))
+    return _into(out, bits.astype(f"u{dtype.itemsize}").view(dtype))
+
+
+def _bits_toward(a: Any, b: Any) -> Any:
+    """The bits (as int64) of the float next to ``a`` toward ``b``, as C's nextafter.
+
+    Floats map to integers in the same order (``-x`` to ``-bits(x)``, both
+    zeros to 0), one step is one integer, and the result maps back: stepping
+    from a negative number to zero gives -0.0; ``a == b`` gives ``b`` (C's
+    nextafter), or ``a`` in float16 (NumPy's own half-precision nextafter);
+    a NaN gives the quiet NaN.
+    """
+    size = a.dtype.itemsize
+    infinity, nan = _FLOAT_BITS[a.dtype.char]
+    sign = 1 << (8 * size - 1)
+    bits_a = a.view(f"i{size}").astype(cupy.int64)
+    bits_b = b.view(f"i{size}").astype(cupy.int64)
+    magnitude_a, magnitude_b = bits_a & (sign - 1), bits_b & (sign - 1)
+    order_a = cupy.where(bits_a < 0, -magnitude_a, magnitude_a)
+    order_b = cupy.where(bits_b < 0, -magnitude_b, magnitude_b)
+    step = order_a + cupy.where(order_a < order_b, 1, -1)
+    result = cupy.where(step < 0, -step | sign, step)
+    result = cupy.where((step == 0) & (order_a < 0), sign, result)
+    equal = bits_a if size == 2 else bits_b
+    result = cupy.where(order_a == order_b, equal & (2 * sign - 1), result)
+    return cupy.where((magnitude_a > infinity) | (magnitude_b > infinity), nan, result)
+
+
 def _reshape(x: Any, shape: Any, /, *, copy: bool | None = None) -> Any:
     # reshape(copy=) from CuPy 14.2; before, reshape views when it can.
     result = cupy.reshape(x, shape)
@@ -443,6 +484,7 @@ _RENAMED: Final[dict[str, Callable[..., Any]]] = {
     "clip": _clip,
     "count_nonzero": _count_nonzero,
     "divide": _divide,
+    "nextafter": _nextafter,
     "reciprocal": _reciprocal,
     "sort": _sort,
     "std": _std,

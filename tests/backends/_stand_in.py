@@ -353,6 +353,27 @@ def fake_reciprocal(x: Any, out: Any = None) -> Any:
     return _into(out, _cupy_complex_divide(np.ones((), x.dtype), np.asarray(x)))
 
 
+def _flushed(x: np.ndarray) -> np.ndarray:
+    """``x`` with float32 subnormals made zeros of their sign, as ``-ftz=true`` does."""
+    if x.dtype != np.float32:
+        return x
+    return np.where(np.abs(x) < np.finfo(np.float32).tiny, np.copysign(np.float32(0), x), x)
+
+
+def fake_nextafter(x1: Any, x2: Any, out: Any = None) -> Any:
+    """``cupy.nextafter``: float32 subnormals in and out flushed to zero.
+
+    CuPy compiles with ``-ftz=true`` (cupy/cuda/compiler.py), so
+    ``nextafter(0, 1)`` is 0 in float32. float16's own kernel
+    (cupy/_core/include/cupy/float16.cuh) gives NaN for an infinite ``x1``.
+    """
+    a, b = _operands(x1, x2)
+    with np.errstate(all="ignore"):
+        if a.dtype == np.float16:
+            return _into(out, np.where(np.isinf(a), np.float16("nan"), np.nextafter(a, b)))
+        return _into(out, _flushed(np.nextafter(_flushed(a), _flushed(b))))
+
+
 class _LinalgErrors:
     """``cupyx.errstate(linalg=...)``'s setting: CuPy's default is "ignore"."""
 
@@ -544,6 +565,7 @@ def fake_cupy(release: tuple[int, int] = RELEASES[-1], missing: tuple[str, ...] 
     module.clip = fake_clip
     module.divide = module.true_divide = fake_divide
     module.reciprocal = fake_reciprocal
+    module.nextafter = fake_nextafter
     module.reshape = fake_reshape if release >= (14, 2) else fake_reshape_before_14_2
     if release < (14, 1):
         module.repeat = fake_repeat_before_14_1

@@ -379,3 +379,62 @@ def test_real_divide_and_reciprocal_are_cupys_own(stand_in: Any) -> None:
         _assert_identical(stand_in.xp.divide(make(x), 0.5), np.divide(x, np.float32(0.5)))
         _assert_identical(stand_in.xp.reciprocal(make(x)), np.reciprocal(x))
     _assert_identical(stand_in.xp.divide(make(np.asarray([7, 2])), 2), np.asarray([3.5, 1.0]))
+
+
+def _bit_patterns(dtype: str) -> np.ndarray:
+    """Floats of ``dtype`` by their bits: zeros, subnormals, extremes, NaNs, random."""
+    size = np.dtype(dtype).itemsize
+    sign = 1 << (8 * size - 1)
+    info = np.finfo(dtype)
+    tiny = int(np.asarray(info.tiny, dtype).view(f"u{size}"))
+    edges = [0, 1, 2, tiny - 1, tiny, tiny + 1]
+    edges += [int(np.asarray(v, dtype).view(f"u{size}")) for v in (1.0, info.max, INF, NAN)]
+    edges += [bits | sign for bits in edges]
+    random = RNG.integers(0, 2 * sign, 64, dtype=np.uint64).tolist()
+    return np.asarray(edges + random, dtype=np.uint64).astype(f"u{size}").view(dtype)
+
+
+def _assert_same_floats(result: Any, expected: np.ndarray) -> None:
+    """The same bits, except that NaNs need only both be NaN."""
+    result = np.asarray(result)
+    assert result.dtype == expected.dtype
+    size = expected.dtype.itemsize
+    same = result.view(f"u{size}") == expected.view(f"u{size}")
+    assert (same | (np.isnan(result) & np.isnan(expected))).all()
+
+
+def test_the_stand_in_flushes_float32_subnormals_in_nextafter_as_cupy_does(stand_in: Any) -> None:
+    zero = make(np.zeros(1, dtype="float32"))
+    assert stand_in.cupy.nextafter(zero, np.float32(1))[0] == 0
+    assert np.isnan(stand_in.cupy.nextafter(make(np.asarray([INF], "float16")), 0.0)[0])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_nextafter_steps_to_the_neighbouring_float_as_numpy(stand_in: Any, dtype: str) -> None:
+    x = _bit_patterns(dtype)
+    result = stand_in.xp.nextafter(make(x[:, None]), make(x[None, :]))
+    with np.errstate(all="ignore"):
+        _assert_same_floats(result, np.nextafter(x[:, None], x[None, :]))
+
+
+def test_nextafter_reaches_the_smallest_float32_subnormal(stand_in: Any) -> None:
+    x = make(np.asarray([0.0, -0.0, 0.0, 1e-45, -1e-45], dtype="float32"))
+    result = stand_in.xp.nextafter(x, make(np.asarray([1, -1, -0.0, 0, 0], dtype="float32")))
+    smallest = np.float32(1e-45)
+    np.testing.assert_array_equal(result, [smallest, -smallest, -0.0, 0.0, -0.0])
+    assert np.signbit(result).tolist() == [False, True, True, False, True]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_nextafter_takes_python_scalars_and_out(stand_in: Any, dtype: str) -> None:
+    x = np.asarray([0.0, -0.0, 1.0, INF, NAN, -2.5], dtype=dtype)
+    for scalar in (1, -1.0, 0.0, INF):
+        value = np.asarray(scalar, dtype=dtype)
+        with np.errstate(all="ignore"):
+            expected, reflected = np.nextafter(x, value), np.nextafter(value, x)
+        _assert_same_floats(stand_in.xp.nextafter(make(x), scalar), expected)
+        _assert_same_floats(stand_in.xp.nextafter(scalar, make(x)), reflected)
+    target = make(x)
+    assert stand_in.xp.nextafter(target, make(x[::-1]), out=target) is target
+    _assert_same_floats(target, np.nextafter(x, x[::-1]))
+    assert stand_in.xp.nextafter(make(x[:1]), 1.0).shape == (1,)
