@@ -304,6 +304,56 @@ def _bits_toward(a: Any, b: Any) -> Any:
     return cupy.where((magnitude_a > infinity) | (magnitude_b > infinity), nan, result)
 
 
+def _floor_divide(x1: Any, x2: Any, /, out: Any = None) -> Any:
+    # CuPy's float // is floor(x1 / x2): 1.0 // 0.1 gives 10.0 where NumPy's
+    # divmod gives 9.0 (0.1 is a little more than a tenth). NumPy's divmod
+    # here, then the standard's true quotient where exactly one operand is
+    # infinite (inf // 2 is inf, 1 // -inf is -0.0), as the NumPy backend.
+    dtype = cupy.result_type(x1, x2)
+    if dtype.kind != "f":
+        return cupy.floor_divide(x1, x2, out=out)
+    a, b = _divmod_operands(x1, x2, dtype)
+    quotient, _ = _divmod(a, b)
+    quotient = cupy.where(cupy.isinf(a) != cupy.isinf(b), a / b, quotient)
+    return _into(out, quotient.astype(dtype, copy=False))
+
+
+def _remainder(x1: Any, x2: Any, /, out: Any = None) -> Any:
+    # CuPy's float % is x1 - floor(x1 / x2) * x2: 1.0 % inf gives NaN where
+    # NumPy (and the standard) give 1.0, and -1.0 % inf gives NaN, not inf.
+    dtype = cupy.result_type(x1, x2)
+    if dtype.kind != "f":
+        return cupy.remainder(x1, x2, out=out)
+    _, modulus = _divmod(*_divmod_operands(x1, x2, dtype))
+    return _into(out, modulus.astype(dtype, copy=False))
+
+
+def _divmod_operands(x1: Any, x2: Any, dtype: Any) -> tuple[Any, Any]:
+    """The operands of a floating divmod: float16 computes in float32, as NumPy's."""
+    computed = cupy.float32 if dtype == cupy.float16 else dtype
+    return _as_array(x1, computed), _as_array(x2, computed)
+
+
+def _divmod(a: Any, b: Any) -> tuple[Any, Any]:
+    """NumPy's floating ``divmod`` (``npy_divmod``): Python's ``//`` and ``%``.
+
+    The remainder is ``fmod``'s (exact) moved to ``b``'s sign; the quotient
+    is ``(a - remainder) / b``, nearly an integer, snapped to the nearest one.
+    Zeros take the sign Python gives them; a zero ``b`` gives ``a / b`` and
+    NaN.
+    """
+    modulus = cupy.fmod(a, b)
+    quotient = (a - modulus) / b
+    moved = (modulus != 0) & ((b < 0) != (modulus < 0))
+    modulus = cupy.where(moved, modulus + b, modulus)
+    modulus = cupy.where(modulus == 0, cupy.copysign(0.0, b), modulus)
+    quotient = cupy.where(moved, quotient - 1, quotient)
+    floor = cupy.floor(quotient)
+    floor = cupy.where(quotient - floor > 0.5, floor + 1, floor)
+    floor = cupy.where(quotient == 0, cupy.copysign(0.0, a / b), floor)
+    return cupy.where(b == 0, a / b, floor), modulus
+
+
 def _reshape(x: Any, shape: Any, /, *, copy: bool | None = None) -> Any:
     # reshape(copy=) from CuPy 14.2; before, reshape views when it can.
     result = cupy.reshape(x, shape)
@@ -484,8 +534,10 @@ _RENAMED: Final[dict[str, Callable[..., Any]]] = {
     "clip": _clip,
     "count_nonzero": _count_nonzero,
     "divide": _divide,
+    "floor_divide": _floor_divide,
     "nextafter": _nextafter,
     "reciprocal": _reciprocal,
+    "remainder": _remainder,
     "sort": _sort,
     "std": _std,
     "take": _take,

@@ -370,14 +370,8 @@ def test_complex_sign_is_zero_at_zero_and_x_over_its_magnitude_elsewhere(
 
 
 def test_floor_divide_gives_the_true_quotient_where_one_operand_is_infinite(
-    backend_device: ca.Device, request: pytest.FixtureRequest
+    backend_device: ca.Device,
 ) -> None:
-    _stand_in_differs_from_cupy(
-        request,
-        backend_device,
-        "NumPy's float // gives nan for inf // finite and Python's -1 for 1 // -inf; "
-        "CuPy's _floor_divide is floor(x / y), which the test expects",
-    )
     x1 = ca.asarray([INF, INF, -INF, -INF, 1.0, -1.0, 7.0, INF], device=backend_device)
     x2 = ca.asarray([2.0, -2.0, 2.0, -2.0, -INF, INF, 2.0, INF], device=backend_device)
     result = host(ca.floor_divide(x1, x2))
@@ -387,14 +381,8 @@ def test_floor_divide_gives_the_true_quotient_where_one_operand_is_infinite(
 
 
 def test_in_place_floor_divide_follows_the_same_special_cases(
-    backend_device: ca.Device, request: pytest.FixtureRequest
+    backend_device: ca.Device,
 ) -> None:
-    _stand_in_differs_from_cupy(
-        request,
-        backend_device,
-        "NumPy's float // gives nan for inf // finite and Python's -1 for 1 // -inf; "
-        "CuPy's _floor_divide is floor(x / y), which the test expects",
-    )
     x = ca.asarray([INF, 1.0, 9.0], dtype=ca.float32, device=backend_device)
     x //= ca.asarray([-3.0, -INF, 2.0], dtype=ca.float32, device=backend_device)
     assert x.device == backend_device
@@ -404,6 +392,26 @@ def test_in_place_floor_divide_follows_the_same_special_cases(
     y = ca.asarray(-INF, device=backend_device)
     y //= 2.0
     assert float(y) == -INF
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_floor_divide_and_remainder_are_pythons_divmod(
+    dtype: str, backend_device: ca.Device
+) -> None:
+    # 1.0 / 0.1 rounds up to 10.0, but 0.1 is a little more than a tenth
+    a = np.asarray([1.0, -1.0, 7.0, 0.3, 1.0, -1.0, 0.0, -0.0], dtype=dtype)
+    b = np.asarray([0.1, 0.1, -0.3, 0.1, INF, INF, -INF, INF], dtype=dtype)
+    x1, x2 = ca.asarray(a, device=backend_device), ca.asarray(b, device=backend_device)
+    with np.errstate(all="ignore"):
+        quotient = np.where(np.isinf(b), a / b, np.floor_divide(a, b))
+        remainder = np.remainder(a, b)
+    assert_matches(x1 // x2, quotient, exact=True)
+    assert np.signbit(host(x1 // x2)).tolist() == np.signbit(quotient).tolist()
+    assert_matches(x1 % x2, remainder, exact=True)
+    assert np.signbit(host(x1 % x2)).tolist() == np.signbit(remainder).tolist()
+    assert_matches(1.0 % x2[:4], np.remainder(np.asarray(1.0, dtype), b[:4]), exact=True)
+    x1 %= x2
+    assert_matches(x1, remainder, exact=True)
 
 
 def test_floor_divide_on_integers_is_unchanged(backend_device: ca.Device) -> None:

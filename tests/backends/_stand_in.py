@@ -374,6 +374,32 @@ def fake_nextafter(x1: Any, x2: Any, out: Any = None) -> Any:
         return _into(out, _flushed(np.nextafter(_flushed(a), _flushed(b))))
 
 
+def fake_floor_divide(x1: Any, x2: Any, out: Any = None) -> Any:
+    """``cupy.floor_divide``: ``floor(x1 / x2)`` for floats (cupy/_core/include/cupy/carray.cuh).
+
+    NumPy's divmod gives 9.0 for ``1.0 // 0.1`` (0.1 is a little more than
+    a tenth), CuPy 10.0; NumPy gives NaN for ``inf // 2``, CuPy inf.
+    """
+    a, b = _operands(x1, x2)
+    if a.dtype.kind != "f":
+        return np.floor_divide(x1, x2, out=out)
+    with np.errstate(all="ignore"):
+        return _into(out, np.floor(a / b))
+
+
+def fake_remainder(x1: Any, x2: Any, out: Any = None) -> Any:
+    """``cupy.remainder``: ``x1 - floor(x1 / x2) * x2`` for floats (cupy/_core/_routines_math.pyx).
+
+    So ``1.0 % inf`` is NaN (NumPy: 1.0) and ``1.0 % 0.1`` is about -1e-16
+    (NumPy: about 0.1).
+    """
+    a, b = _operands(x1, x2)
+    if a.dtype.kind != "f":
+        return np.remainder(x1, x2, out=out)
+    with np.errstate(all="ignore"):
+        return _into(out, a - np.floor(a / b) * b)
+
+
 class _LinalgErrors:
     """``cupyx.errstate(linalg=...)``'s setting: CuPy's default is "ignore"."""
 
@@ -566,6 +592,8 @@ def fake_cupy(release: tuple[int, int] = RELEASES[-1], missing: tuple[str, ...] 
     module.divide = module.true_divide = fake_divide
     module.reciprocal = fake_reciprocal
     module.nextafter = fake_nextafter
+    module.floor_divide = fake_floor_divide
+    module.remainder = module.mod = fake_remainder
     module.reshape = fake_reshape if release >= (14, 2) else fake_reshape_before_14_2
     if release < (14, 1):
         module.repeat = fake_repeat_before_14_1
@@ -601,7 +629,8 @@ def serve_cuda_from_stand_in() -> None:
     through the CuPy backend and its namespace without a GPU. It checks what
     the backend and the tests ask of CuPy's API, not what a GPU does.
     ``COWARRAY_TEST_STAND_IN_CUPY=14.0`` (or ``14.1``) simulates that release
-    instead of the newest.
+    instead of the newest. NumPy's floating-point warnings are off, as CuPy
+    reports no floating-point errors (only the cuda tests run).
     """
     import cowarray.testing
     from cowarray import _backends
@@ -616,6 +645,7 @@ def serve_cuda_from_stand_in() -> None:
 
     _backends.backend_for = backend_for  # type: ignore[assignment]
     cowarray.testing._cuda_available = lambda: True  # type: ignore[attr-defined]
+    np.seterr(all="ignore")
 
 
 def _release(text: str) -> tuple[int, int]:

@@ -17,6 +17,8 @@ import numpy as np
 import pytest
 from _stand_in import RELEASES, FakeArray, load_backend_module, make
 
+from cowarray._backends.numpy import NUMPY_BACKEND
+
 NAN, INF = math.nan, math.inf
 RNG = np.random.default_rng(0)
 
@@ -438,3 +440,53 @@ def test_nextafter_takes_python_scalars_and_out(stand_in: Any, dtype: str) -> No
     assert stand_in.xp.nextafter(target, make(x[::-1]), out=target) is target
     _assert_same_floats(target, np.nextafter(x, x[::-1]))
     assert stand_in.xp.nextafter(make(x[:1]), 1.0).shape == (1,)
+
+
+def test_the_stand_in_floor_divides_floats_as_cupys_kernel_does(stand_in: Any) -> None:
+    # cupy/_core/include/cupy/carray.cuh: floor(x / y); x % y is x - floor(x / y) * y
+    np.testing.assert_array_equal(stand_in.cupy.floor_divide(make([1.0]), 0.1), [10.0])
+    assert np.isnan(stand_in.cupy.remainder(make([1.0]), INF)[0])
+
+
+# Pairs where NumPy's divmod and floor(x / y) part: x / y rounds up to an integer.
+ROUNDED_UP = ([1.0, -1.0, 7.0, 5.5, 1e-300, -3.0, 0.3], [0.1, 0.1, -0.3, 1.1, 3.0, 0.7, 0.1])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_floor_divide_and_remainder_are_numpys_divmod(stand_in: Any, dtype: str) -> None:
+    with np.errstate(all="ignore"):
+        special = np.asarray(SPECIAL, dtype=dtype)
+        pairs = [(special[:, None], special[None, :])]
+        pairs.append(tuple(np.asarray(values, dtype=dtype) for values in ROUNDED_UP))
+        cpu = NUMPY_BACKEND.xp
+        for a, b in pairs:
+            quotient = stand_in.xp.floor_divide(make(a), make(b))
+            _assert_identical(quotient, cpu.floor_divide(a, b))
+            _assert_identical(stand_in.xp.remainder(make(a), make(b)), np.remainder(a, b))
+
+
+def test_floor_divide_gives_the_true_quotient_where_one_operand_is_infinite(
+    stand_in: Any,
+) -> None:
+    x1 = make([INF, -INF, 1.0, -1.0, INF, 7.0])
+    with np.errstate(all="ignore"):
+        result = stand_in.xp.floor_divide(x1, make([2.0, 2.0, -INF, INF, INF, 2.0]))
+        remainder = stand_in.xp.remainder(make([1.0, -1.0, 0.0, -0.0, INF]), INF)
+    _assert_identical(result, np.asarray([INF, -INF, -0.0, -0.0, NAN, 3.0]))
+    _assert_identical(remainder, np.asarray([1.0, INF, 0.0, 0.0, NAN]))
+
+
+@pytest.mark.parametrize("name", ["floor_divide", "remainder"])
+def test_floor_divide_and_remainder_take_python_scalars_and_out(stand_in: Any, name: str) -> None:
+    function, reference = getattr(stand_in.xp, name), getattr(NUMPY_BACKEND.xp, name)
+    x = np.asarray([1.0, -1.0, 0.0, -0.0, 7.5, INF, NAN], dtype="float32")
+    with np.errstate(all="ignore"):
+        for scalar in (0.1, -3, 0.0, INF):
+            value = np.float32(scalar)
+            _assert_identical(function(make(x), scalar), reference(x, value))
+            _assert_identical(function(scalar, make(x)), reference(value, x))
+        target = make(x)
+        assert function(target, make(x[::-1]), out=target) is target
+        _assert_identical(target, reference(x, x[::-1]))
+    integers = np.asarray([7, -7, 0], dtype="int16")
+    _assert_identical(function(make(integers), 2), reference(integers, np.int16(2)))
