@@ -490,3 +490,44 @@ def test_floor_divide_and_remainder_take_python_scalars_and_out(stand_in: Any, n
         _assert_identical(target, reference(x, x[::-1]))
     integers = np.asarray([7, -7, 0], dtype="int16")
     _assert_identical(function(make(integers), 2), reference(integers, np.int16(2)))
+
+
+def test_the_stand_in_computes_complex_expm1_as_exp_minus_one_as_cupy_does(
+    stand_in: Any,
+) -> None:
+    # cupy/_core/include/cupy/complex.cuh: expm1(z) is exp(z) - 1
+    result = stand_in.cupy.expm1(make(np.asarray([1e-10 + 0j])))[0]
+    assert abs(result.real - 1e-10) > 1e-18
+
+
+@pytest.mark.parametrize(("dtype", "rtol"), [("complex64", 1e-6), ("complex128", 1e-15)])
+def test_complex_expm1_keeps_the_digits_of_a_small_argument(
+    stand_in: Any, dtype: str, rtol: float
+) -> None:
+    z = np.asarray([1e-10 + 0j, 1e-8j, 1e-12 + 1e-12j, -3e-9 + 2e-9j, 1e-5 - 1e-6j], dtype=dtype)
+    result = stand_in.xp.expm1(make(z))
+    assert result.dtype == z.dtype
+    np.testing.assert_allclose(result, np.expm1(z), rtol=rtol, atol=0)
+
+
+# Relative tolerances of complex expm1 against the NumPy backend's: the same
+# formula, with math functions that may differ from NumPy's in the last place.
+EXPM1_RTOL = {"complex64": 1e-6, "complex128": 1e-13}
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_expm1_is_the_numpy_backends_on_special_values(stand_in: Any, dtype: str) -> None:
+    with np.errstate(all="ignore"):
+        z = np.asarray(SPECIAL_COMPLEX, dtype)  # with both signed zeros
+        result = np.asarray(stand_in.xp.expm1(make(z)))
+        expected = NUMPY_BACKEND.xp.expm1(z)
+    assert result.dtype == expected.dtype
+    for got, want in ((result.real, expected.real), (result.imag, expected.imag)):
+        np.testing.assert_allclose(got, want, rtol=EXPM1_RTOL[dtype], atol=0, equal_nan=True)
+        numbers = ~np.isnan(want)
+        np.testing.assert_array_equal(np.signbit(got[numbers]), np.signbit(want[numbers]))
+
+
+def test_real_expm1_is_cupys_own(stand_in: Any) -> None:
+    x = np.asarray([1e-10, -0.0, INF, -INF, NAN], dtype="float32")
+    _assert_identical(stand_in.xp.expm1(make(x)), np.expm1(x))
