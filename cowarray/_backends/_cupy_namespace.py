@@ -69,11 +69,91 @@ LINALG_NAMES: Final = (
 
 def _sort(x: Any, /, *, axis: int = -1, stable: bool = True) -> Any:
     # CuPy's sort is a stable radix/merge sort whatever ``kind`` says.
-    return cupy.sort(x, axis=axis)
+    if not _radix_sorted(x):
+        return cupy.sort(x, axis=axis)
+    nan = cupy.isnan(x)
+    return _with_nans_of(x, nan, cupy.sort(_canonical_nans(x, nan)))
 
 
 def _argsort(x: Any, /, *, axis: int = -1, stable: bool = True) -> Any:
-    return cupy.argsort(x, axis=axis)
+    if not _radix_sorted(x):
+        return cupy.argsort(x, axis=axis)
+    return cupy.argsort(_canonical_nans(x, cupy.isnan(x)))
+
+
+def _radix_sorted(x: Any) -> bool:
+    """Whether CuPy sorts ``x`` by its bits: a 1-D float32/float64 array.
+
+    Its radix sort (cupy/cuda/cupy_thrust.cu) puts NaNs with the sign bit
+    (NumPy's ``inf - inf`` and ``0 / 0`` on x86) before ``-inf`` and the
+    others after ``inf`` in the order of their payloads, not of their
+    indices. Other arrays are sorted with NaN-aware comparisons.
+    """
+    return bool(x.ndim == 1 and x.dtype.char in "fd")
+
+
+def _canonical_nans(x: Any, nan: Any) -> Any:
+    """``x`` with its NaNs (where ``nan``) made the one quiet NaN without sign
+    bit or payload, which the radix sort puts after ``inf``, all equal, so
+    in their order in ``x`` (the sort is stable)."""
+    return cupy.where(nan, x.dtype.type("nan"), x)
+
+
+def _with_nans_of(x: Any, nan: Any, values: Any) -> Any:
+    """``values``, whose NaNs come last, with the NaNs of ``x`` (a 1-D array,
+    where ``nan``) back in their place: their bits, in their order in ``x``.
+
+    One read back from the GPU: the number of NaNs.
+    """
+    nans = x[nan]
+    if nans.size:
+        values[values.size - nans.size :] = nans
+    return values
+
+
+def _unique_all(x: Any, /) -> Any:
+    # CuPy's unique_* sort x flattened (see _radix_sorted); each NaN is unique.
+    if x.dtype.char not in "fd":
+        return cupy.unique_all(x)
+    flat, nan = _flat_with_nans(x)
+    result = cupy.unique_all(_canonical_nans(flat, nan).reshape(x.shape))
+    return result._replace(values=_with_nans_of(flat, nan, result.values))
+
+
+def _unique_counts(x: Any, /) -> Any:
+    if x.dtype.char not in "fd":
+        return cupy.unique_counts(x)
+    flat, nan = _flat_with_nans(x)
+    result = cupy.unique_counts(_canonical_nans(flat, nan))
+    return result._replace(values=_with_nans_of(flat, nan, result.values))
+
+
+def _unique_inverse(x: Any, /) -> Any:
+    if x.dtype.char not in "fd":
+        return cupy.unique_inverse(x)
+    flat, nan = _flat_with_nans(x)
+    result = cupy.unique_inverse(_canonical_nans(flat, nan).reshape(x.shape))
+    return result._replace(values=_with_nans_of(flat, nan, result.values))
+
+
+def _unique_values(x: Any, /) -> Any:
+    if x.dtype.char not in "fd":
+        return cupy.unique_values(x)
+    flat, nan = _flat_with_nans(x)
+    return _with_nans_of(flat, nan, cupy.unique_values(_canonical_nans(flat, nan)))
+
+
+def _flat_with_nans(x: Any) -> tuple[Any, Any]:
+    flat = x.ravel()
+    return flat, cupy.isnan(flat)
+
+
+def _isin(x1: Any, x2: Any, /, *, invert: bool = False) -> Any:
+    # CuPy's isin sorts x2 flattened (see _radix_sorted), then binary-searches
+    # it with plain comparisons: a NaN sorted first hides the other values.
+    if x2.dtype.char in "fd":
+        x2 = _canonical_nans(x2, cupy.isnan(x2))
+    return cupy.isin(x1, x2, invert=invert)
 
 
 def _clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
@@ -551,6 +631,7 @@ _RENAMED: Final[dict[str, Callable[..., Any]]] = {
     "divide": _divide,
     "expm1": _expm1,
     "floor_divide": _floor_divide,
+    "isin": _isin,
     "nextafter": _nextafter,
     "reciprocal": _reciprocal,
     "remainder": _remainder,
@@ -558,6 +639,10 @@ _RENAMED: Final[dict[str, Callable[..., Any]]] = {
     "std": _std,
     "take": _take,
     "tanh": _tanh,
+    "unique_all": _unique_all,
+    "unique_counts": _unique_counts,
+    "unique_inverse": _unique_inverse,
+    "unique_values": _unique_values,
     "unstack": _unstack,
     "var": _var,
     "vecdot": _vecdot,

@@ -10,6 +10,11 @@ Where CuPy's API differs from NumPy's, the stand-in takes CuPy's side, so the
 backend's wrappers run: ``linalg`` has CuPy's names and signatures (no
 ``upper=``, ``rtol=``, stack broadcasting in ``solve``), ``clip`` is CuPy's
 kernel (a NaN bound is ignored), sorts are stable, named tuples stay named.
+A few kernels compute as CuPy's do where NumPy's give other numbers: complex
+``divide``/``reciprocal``, float ``floor_divide``/``remainder``, complex
+``expm1``, ``nextafter`` near zero (float32 subnormals flushed, as CuPy's
+``-ftz=true``), and the 1-D float32/float64 sort by the bits (NaNs with the
+sign bit first) that ``argsort``, ``unique_*`` and ``isin`` also use.
 It simulates one CuPy release (``release=``, 14.0 to 14.2; the newest by
 default): what a release lacks is left out, its ``reshape``, ``repeat`` and
 ``sign`` behave as in that release. Its arrays export DLPack capsules that say
@@ -19,6 +24,7 @@ those and drops the READ_ONLY flag, as CuPy does.
 
 from __future__ import annotations
 
+import collections
 import ctypes
 import importlib.machinery
 import importlib.util
@@ -248,13 +254,96 @@ def fake_take(a: Any, indices: Any, axis: int | None = None) -> FakeArray:
 
 
 def fake_sort(a: Any, axis: int = -1, kind: str | None = None) -> FakeArray:
-    """``cupy.sort``: always stable, whatever ``kind`` says (NumPy's default is not)."""
+    """``cupy.sort``: always stable, whatever ``kind`` says (NumPy's default is not).
+
+    A 1-D float32/float64 array is ordered by its bits (see :func:`_radix_order`).
+    """
+    if _radix_sorted(a):
+        return make(np.asarray(a)[_radix_order(a)])
     return make(np.sort(a, axis=axis, kind="stable"))
 
 
 def fake_argsort(a: Any, axis: int = -1, kind: str | None = None) -> FakeArray:
-    """``cupy.argsort``: always stable."""
+    """``cupy.argsort``: always stable; by the bits for 1-D float32/float64."""
+    if _radix_sorted(a):
+        return make(_radix_order(a))
     return make(np.argsort(a, axis=axis, kind="stable"))
+
+
+def _radix_sorted(a: Any) -> bool:
+    return bool(a.ndim == 1 and a.dtype.char in "fd")
+
+
+def _radix_order(a: Any) -> np.ndarray:
+    """The stable order CuPy's sort gives a 1-D float32/float64 array.
+
+    CuPy sorts it with thrust's radix sort (cupy/cuda/cupy_thrust.cu), which
+    orders the bits (sign bit set: all bits flipped, else the sign bit; -0.0
+    as 0.0): NaNs with the sign bit (NumPy's ``inf - inf``) come before
+    ``-inf``, the others after ``inf`` in the order of their payloads.
+    """
+    bits = np.asarray(a).view(f"u{a.itemsize}")
+    sign = bits.dtype.type(1 << (8 * a.itemsize - 1))
+    key = np.where(bits & sign, ~bits, bits | sign)
+    return np.argsort(np.where(np.asarray(a) == 0, sign, key), kind="stable")
+
+
+UniqueAll = collections.namedtuple("UniqueAll", "values indices inverse_indices counts")
+UniqueCounts = collections.namedtuple("UniqueCounts", "values counts")
+UniqueInverse = collections.namedtuple("UniqueInverse", "values inverse_indices")
+
+
+def _cupy_unique(x: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """CuPy's ``unique(equal_nan=False)`` (cupy/_manipulation/add_remove.py):
+    values, indices, inverse and counts, in the order of CuPy's stable sort,
+    so a 1-D float array's NaNs follow their bits (see :func:`_radix_order`)."""
+    flat = np.asarray(x).ravel()
+    order = np.asarray(fake_argsort(flat))
+    ordered = flat[order]
+    first = np.ones(ordered.shape, dtype=bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    inverse = np.empty(flat.shape, dtype=np.intp)
+    inverse[order] = np.cumsum(first) - 1
+    counts = np.diff(np.append(np.flatnonzero(first), flat.size))
+    return ordered[first], order[first], inverse.reshape(np.shape(x)), counts
+
+
+def fake_unique_all(x: Any) -> Any:
+    return UniqueAll(*(make(part) for part in _cupy_unique(x)))
+
+
+def fake_unique_counts(x: Any) -> Any:
+    values, _, _, counts = _cupy_unique(x)
+    return UniqueCounts(make(values), make(counts))
+
+
+def fake_unique_inverse(x: Any) -> Any:
+    values, _, inverse, _ = _cupy_unique(x)
+    return UniqueInverse(make(values), make(inverse))
+
+
+def fake_unique_values(x: Any) -> FakeArray:
+    return make(_cupy_unique(x)[0])
+
+
+def fake_isin(
+    element: Any, test_elements: Any, assume_unique: bool = False, invert: bool = False
+) -> FakeArray:
+    """``cupy.isin``: ``test_elements`` sorted with ``cupy.sort``, then a binary
+    search with plain comparisons (``_exists_kernel`` in cupy/_sorting/search.py),
+    which a NaN at the front of the sorted values leads astray."""
+    x = np.asarray(element)
+    bins = np.asarray(fake_sort(np.ravel(test_elements)))
+    if x.size == 0 or bins.size == 0:
+        return make(np.full(x.shape, invert))
+    with np.errstate(invalid="ignore"):
+        left, right = np.zeros(x.shape, np.intp), np.full(x.shape, bins.size - 1)
+        while (left < right).any():
+            middle = left + (right - left) // 2
+            below = (left < right) & (bins[middle] < x)
+            left, right = np.where(below, middle + 1, left), np.where(below, right, middle)
+        found = ~(x > bins[-1]) & (bins[right] == x)
+    return make(found != invert)
 
 
 def fake_clip(a: Any, a_min: Any, a_max: Any, out: Any = None) -> FakeArray:
@@ -600,6 +689,11 @@ def fake_cupy(release: tuple[int, int] = RELEASES[-1], missing: tuple[str, ...] 
     module.take = fake_take
     module.sort = fake_sort
     module.argsort = fake_argsort
+    module.unique_all = fake_unique_all
+    module.unique_counts = fake_unique_counts
+    module.unique_inverse = fake_unique_inverse
+    module.unique_values = fake_unique_values
+    module.isin = fake_isin
     module.clip = fake_clip
     module.divide = module.true_divide = fake_divide
     module.reciprocal = fake_reciprocal

@@ -531,3 +531,80 @@ def test_complex_expm1_is_the_numpy_backends_on_special_values(stand_in: Any, dt
 def test_real_expm1_is_cupys_own(stand_in: Any) -> None:
     x = np.asarray([1e-10, -0.0, INF, -INF, NAN], dtype="float32")
     _assert_identical(stand_in.xp.expm1(make(x)), np.expm1(x))
+
+
+# -- 6. CuPy's 1-D float sort orders NaNs by their bits ------------------------------
+
+
+def _nans_among(dtype: str) -> np.ndarray:
+    """Numbers and NaNs with and without the sign bit, with payloads (at 1, 3, 5, 7)."""
+    size = np.dtype(dtype).itemsize
+    sign, quiet = 1 << (8 * size - 1), {4: 0x7FC00000, 8: 0x7FF8000000000000}[size]
+    nans = np.asarray([sign | quiet, quiet | 3, quiet, sign | quiet | 1], dtype=f"u{size}")
+    model = np.asarray([2.0, 0, 1.0, 0, -INF, 0, INF, 0, -0.0, 0.0], dtype=dtype)
+    model[1:8:2] = nans.view(dtype)
+    return model
+
+
+def _bits_of(values: Any) -> list[int]:
+    values = np.asarray(values)
+    return values.view(f"u{values.dtype.itemsize}").tolist()
+
+
+def test_the_stand_in_sorts_1d_floats_by_their_bits_as_cupy_does(stand_in: Any) -> None:
+    # cupy/cuda/cupy_thrust.cu: a radix sort for 1-D float32/float64
+    model = _nans_among("float64")
+    assert stand_in.cupy.argsort(make(model)).tolist()[:2] == [7, 1]  # before -inf
+    assert not stand_in.cupy.isin(make(np.asarray(1.0)), make(model[:3]))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_sort_keeps_the_bits_of_nans_last_in_index_order(stand_in: Any, dtype: str) -> None:
+    model = _nans_among(dtype)
+    result = stand_in.xp.sort(make(model))
+    np.testing.assert_array_equal(result[:6], np.sort(model)[:6])
+    assert _bits_of(result[6:]) == _bits_of(model[1:8:2])
+    order = stand_in.xp.argsort(make(model))
+    np.testing.assert_array_equal(order, np.argsort(model, stable=True))
+
+
+def test_sorts_that_cupy_does_not_radix_sort_are_cupys_own(stand_in: Any) -> None:
+    two_d = np.stack([_nans_among("float64")] * 2)
+    np.testing.assert_array_equal(stand_in.xp.sort(make(two_d), axis=1), np.sort(two_d, axis=1))
+    np.testing.assert_array_equal(stand_in.xp.argsort(make(two_d), axis=0), [[0] * 10, [1] * 10])
+    integers = np.asarray([3, -1, 2], dtype="int16")
+    np.testing.assert_array_equal(stand_in.xp.sort(make(integers)), [-1, 2, 3])
+    empty = stand_in.xp.sort(make(np.zeros(0, dtype="float32")))
+    assert empty.shape == (0,) and empty.dtype == np.float32
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_unique_functions_count_each_nan_once_after_the_numbers(stand_in: Any, dtype: str) -> None:
+    model = _nans_among(dtype).reshape(2, 5)
+    expected = np.unique_all(model)
+    results = {
+        "unique_all": stand_in.xp.unique_all(make(model)),
+        "unique_counts": stand_in.xp.unique_counts(make(model)),
+        "unique_inverse": stand_in.xp.unique_inverse(make(model)),
+    }
+    for result in results.values():
+        assert _bits_of(result.values[-4:]) == _bits_of(model.ravel()[1:8:2])
+        for field in result._fields:
+            np.testing.assert_array_equal(getattr(result, field), getattr(expected, field))
+    assert results["unique_inverse"].inverse_indices.shape == (2, 5)
+    values = stand_in.xp.unique_values(make(model))
+    assert _bits_of(values) == _bits_of(results["unique_all"].values)
+    zero_d = stand_in.xp.unique_all(make(np.asarray(NAN, dtype=dtype)))
+    assert zero_d.inverse_indices.shape == () and np.isnan(zero_d.values).all()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128", "int32"])
+def test_isin_finds_numbers_among_nans_of_any_sign(stand_in: Any, dtype: str) -> None:
+    x2 = np.asarray([2, 7, 1]) if dtype == "int32" else _nans_among("float64")[:3]
+    if dtype == "float32":
+        x2 = _nans_among(dtype)[:3]
+    x2 = x2.astype(dtype)
+    x1 = np.asarray([1, 2, 3, -1], dtype=dtype)
+    for invert in (False, True):
+        result = stand_in.xp.isin(make(x1), make(x2), invert=invert)
+        np.testing.assert_array_equal(result, np.isin(x1, x2, invert=invert))
