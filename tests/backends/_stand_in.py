@@ -12,9 +12,10 @@ backend's wrappers run: ``linalg`` has CuPy's names and signatures (no
 kernel (a NaN bound is ignored), sorts are stable, named tuples stay named.
 A few kernels compute as CuPy's do where NumPy's give other numbers: complex
 ``divide``/``reciprocal``, float ``floor_divide``/``remainder``, complex
-``expm1``, ``nextafter`` near zero (float32 subnormals flushed, as CuPy's
-``-ftz=true``), and the 1-D float32/float64 sort by the bits (NaNs with the
-sign bit first) that ``argsort``, ``unique_*`` and ``isin`` also use.
+``expm1``, float32 subnormals flushed to zero (CuPy's ``-ftz=true``) in
+``nextafter``, ``floor``, ``ceil``, ``trunc``, ``sign`` and ``square`` (not
+in the other functions), and the 1-D float32/float64 sort by the bits (NaNs
+with the sign bit first) that ``argsort``, ``unique_*`` and ``isin`` also use.
 It simulates one CuPy release (``release=``, 14.0 to 14.2; the newest by
 default): what a release lacks is left out, its ``reshape``, ``repeat`` and
 ``sign`` behave as in that release. Its arrays export DLPack capsules that say
@@ -363,10 +364,12 @@ def fake_clip(a: Any, a_min: Any, a_max: Any, out: Any = None) -> FakeArray:
 
 
 def fake_sign_before_14_2(x: Any) -> FakeArray:
-    """``cupy.sign`` before 14.2: 0 for NaN, ``x / abs(x)`` (NaN) for a complex zero."""
+    """``cupy.sign`` before 14.2: 0 for NaN, ``x / abs(x)`` (NaN) for a complex zero
+    (and 0 for a float32 subnormal, as from 14.2: see :func:`_flushing`)."""
     with np.errstate(invalid="ignore"):
         if x.dtype.kind == "c":
             return make(x / np.abs(x))
+        x = _flushed(np.asarray(x))
         return make(np.where(np.isnan(x), 0, np.sign(x)) if x.dtype.kind == "f" else np.sign(x))
 
 
@@ -447,6 +450,20 @@ def _flushed(x: np.ndarray) -> np.ndarray:
     if x.dtype != np.float32:
         return x
     return np.where(np.abs(x) < np.finfo(np.float32).tiny, np.copysign(np.float32(0), x), x)
+
+
+def _flushing(function: Callable[..., Any]) -> Callable[..., Any]:
+    """NumPy's unary ``function`` as CuPy's kernel computes it for float32:
+    subnormal inputs and results are zeros of their sign (``-ftz=true``), so
+    ``floor(-1e-40)`` is -0.0 (NumPy: -1.0) and ``sign(-1e-40)`` is 0."""
+
+    def call(x: Any, out: Any = None) -> Any:
+        if x.dtype != np.float32:
+            return function(x, out=out)
+        return _into(out, _flushed(function(_flushed(np.asarray(x)))))
+
+    call.__name__ = call.__qualname__ = function.__name__
+    return call
 
 
 def fake_nextafter(x1: Any, x2: Any, out: Any = None) -> Any:
@@ -701,6 +718,8 @@ def fake_cupy(release: tuple[int, int] = RELEASES[-1], missing: tuple[str, ...] 
     module.floor_divide = fake_floor_divide
     module.remainder = module.mod = fake_remainder
     module.expm1 = fake_expm1
+    for name in ("ceil", "floor", "trunc", "sign", "square"):
+        setattr(module, name, _flushing(getattr(np, name)))
     module.reshape = fake_reshape if release >= (14, 2) else fake_reshape_before_14_2
     if release < (14, 1):
         module.repeat = fake_repeat_before_14_1

@@ -411,6 +411,14 @@ def test_the_stand_in_flushes_float32_subnormals_in_nextafter_as_cupy_does(stand
     assert np.isnan(stand_in.cupy.nextafter(make(np.asarray([INF], "float16")), 0.0)[0])
 
 
+def test_the_stand_in_flushes_float32_subnormals_in_rounding_and_squares(stand_in: Any) -> None:
+    x = np.asarray([-1e-40, 1e-40, -1e-20, -2.5], dtype="float32")
+    _assert_identical(stand_in.cupy.floor(make(x)), np.asarray([-0.0, 0, -1, -3], "float32"))
+    _assert_identical(stand_in.cupy.sign(make(x)), np.asarray([0.0, 0, -1, -1], "float32"))
+    np.testing.assert_array_equal(stand_in.cupy.square(make(x)), [0, 0, 0, 6.25])
+    np.testing.assert_array_equal(stand_in.cupy.floor(make(x.astype("float64"))), [-1, 0, -1, -3])
+
+
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
 def test_nextafter_steps_to_the_neighbouring_float_as_numpy(stand_in: Any, dtype: str) -> None:
     x = _bit_patterns(dtype)
