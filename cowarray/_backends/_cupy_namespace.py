@@ -13,6 +13,14 @@ array of counts before 14.1, ``sign`` of NaN before 14.2), and binds every
 function to one GPU: CuPy allocates on the current device, so each call makes
 the backend's GPU current first (a cheap check when it is).
 
+Where CuPy's kernels compute other numbers than NumPy's, the wrappers compute
+NumPy's with CuPy's array operations: complex ``divide``/``reciprocal``
+(Smith's algorithm), float ``floor_divide``/``remainder`` (NumPy's divmod),
+complex ``expm1`` near zero, float16/float32 ``nextafter`` near zero (CuPy
+flushes float32 subnormals), and the place of NaNs in 1-D float
+``sort``/``argsort``, ``unique_*`` and ``isin`` (CuPy's radix sort orders
+them by their bits).
+
 Imported only by :mod:`cowarray._backends.cupy`, so only when a GPU is used.
 """
 
@@ -68,7 +76,9 @@ LINALG_NAMES: Final = (
 
 
 def _sort(x: Any, /, *, axis: int = -1, stable: bool = True) -> Any:
-    # CuPy's sort is a stable radix/merge sort whatever ``kind`` says.
+    # CuPy's sort is a stable radix/merge sort whatever ``kind`` says. Its
+    # radix sort orders NaNs by their bits (see _radix_sorted): sorted alike,
+    # they come last, then get their own bits back.
     if not _radix_sorted(x):
         return cupy.sort(x, axis=axis)
     nan = cupy.isnan(x)
@@ -93,9 +103,9 @@ def _radix_sorted(x: Any) -> bool:
 
 
 def _canonical_nans(x: Any, nan: Any) -> Any:
-    """``x`` with its NaNs (where ``nan``) made the one quiet NaN without sign
-    bit or payload, which the radix sort puts after ``inf``, all equal, so
-    in their order in ``x`` (the sort is stable)."""
+    """``x`` with every NaN (where ``nan``) made the quiet NaN without sign bit
+    or payload: the radix sort puts them after ``inf`` as equal keys, so in
+    their order in ``x`` (it is stable)."""
     return cupy.where(nan, x.dtype.type("nan"), x)
 
 
