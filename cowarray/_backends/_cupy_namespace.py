@@ -13,6 +13,14 @@ array of counts before 14.1, ``sign`` of NaN before 14.2), and binds every
 function to one GPU: CuPy allocates on the current device, so each call makes
 the backend's GPU current first (a cheap check when it is).
 
+Where CuPy's kernels compute other numbers than NumPy's, the wrappers compute
+NumPy's with CuPy's array operations: complex ``divide``/``reciprocal``
+(Smith's algorithm), float ``floor_divide``/``remainder`` (NumPy's divmod),
+complex ``expm1`` near zero, float16/float32 ``nextafter`` near zero (CuPy
+flushes float32 subnormals), and the place of NaNs in 1-D float
+``sort``/``argsort``, ``unique_*`` and ``isin`` (CuPy's radix sort orders
+them by their bits).
+
 Imported only by :mod:`cowarray._backends.cupy`, so only when a GPU is used.
 """
 
@@ -69,12 +77,94 @@ LINALG_NAMES: Final = (
 
 
 def _sort(x: Any, /, *, axis: int = -1, stable: bool = True) -> Any:
-    # CuPy's sort is a stable radix/merge sort whatever ``kind`` says.
-    return cupy.sort(x, axis=axis)
+    # CuPy's sort is a stable radix/merge sort whatever ``kind`` says. Its
+    # radix sort orders NaNs by their bits (see _radix_sorted): sorted alike,
+    # they come last, then get their own bits back.
+    if not _radix_sorted(x):
+        return cupy.sort(x, axis=axis)
+    nan = cupy.isnan(x)
+    return _with_nans_of(x, nan, cupy.sort(_canonical_nans(x, nan)))
 
 
 def _argsort(x: Any, /, *, axis: int = -1, stable: bool = True) -> Any:
-    return cupy.argsort(x, axis=axis)
+    if not _radix_sorted(x):
+        return cupy.argsort(x, axis=axis)
+    return cupy.argsort(_canonical_nans(x, cupy.isnan(x)))
+
+
+def _radix_sorted(x: Any) -> bool:
+    """Whether CuPy sorts ``x`` by its bits: a 1-D float32/float64 array.
+
+    Its radix sort (cupy/cuda/cupy_thrust.cu) puts NaNs with the sign bit
+    (NumPy's ``inf - inf`` and ``0 / 0`` on x86) before ``-inf`` and the
+    others after ``inf`` in the order of their payloads, not of their
+    indices. Other arrays are sorted with NaN-aware comparisons.
+    """
+    return bool(x.ndim == 1 and x.dtype.char in "fd")
+
+
+def _canonical_nans(x: Any, nan: Any) -> Any:
+    """``x`` with every NaN (where ``nan``) made the quiet NaN without sign bit
+    or payload: the radix sort puts them after ``inf`` as equal keys, so in
+    their order in ``x`` (it is stable)."""
+    return cupy.where(nan, x.dtype.type("nan"), x)
+
+
+def _with_nans_of(x: Any, nan: Any, values: Any) -> Any:
+    """``values``, whose NaNs come last, with the NaNs of ``x`` (a 1-D array,
+    where ``nan``) back in their place: their bits, in their order in ``x``.
+
+    One read back from the GPU: the number of NaNs.
+    """
+    nans = x[nan]
+    if nans.size:
+        values[values.size - nans.size :] = nans
+    return values
+
+
+def _unique_all(x: Any, /) -> Any:
+    # CuPy's unique_* sort x flattened (see _radix_sorted); each NaN is unique.
+    if x.dtype.char not in "fd":
+        return cupy.unique_all(x)
+    flat, nan = _flat_with_nans(x)
+    result = cupy.unique_all(_canonical_nans(flat, nan).reshape(x.shape))
+    return result._replace(values=_with_nans_of(flat, nan, result.values))
+
+
+def _unique_counts(x: Any, /) -> Any:
+    if x.dtype.char not in "fd":
+        return cupy.unique_counts(x)
+    flat, nan = _flat_with_nans(x)
+    result = cupy.unique_counts(_canonical_nans(flat, nan))
+    return result._replace(values=_with_nans_of(flat, nan, result.values))
+
+
+def _unique_inverse(x: Any, /) -> Any:
+    if x.dtype.char not in "fd":
+        return cupy.unique_inverse(x)
+    flat, nan = _flat_with_nans(x)
+    result = cupy.unique_inverse(_canonical_nans(flat, nan).reshape(x.shape))
+    return result._replace(values=_with_nans_of(flat, nan, result.values))
+
+
+def _unique_values(x: Any, /) -> Any:
+    if x.dtype.char not in "fd":
+        return cupy.unique_values(x)
+    flat, nan = _flat_with_nans(x)
+    return _with_nans_of(flat, nan, cupy.unique_values(_canonical_nans(flat, nan)))
+
+
+def _flat_with_nans(x: Any) -> tuple[Any, Any]:
+    flat = x.ravel()
+    return flat, cupy.isnan(flat)
+
+
+def _isin(x1: Any, x2: Any, /, *, invert: bool = False) -> Any:
+    # CuPy's isin sorts x2 flattened (see _radix_sorted), then binary-searches
+    # it with plain comparisons: a NaN sorted first hides the other values.
+    if x2.dtype.char in "fd":
+        x2 = _canonical_nans(x2, cupy.isnan(x2))
+    return cupy.isin(x1, x2, invert=invert)
 
 
 def _clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
@@ -190,6 +280,184 @@ def _sign(x: Any, /) -> Any:
     if x.dtype.kind == "c":
         return cupy.where(x == 0, 0, result)
     return result
+
+
+def _as_array(x: Any, dtype: Any) -> Any:
+    """An operand (an array or a Python scalar) as an array of ``dtype``."""
+    if isinstance(x, cupy.ndarray):
+        return x.astype(dtype, copy=False)
+    return cupy.full((), x, dtype=dtype)
+
+
+def _complex(real: Any, imag: Any, dtype: Any) -> Any:
+    """The complex array ``real + imag * 1j`` of ``dtype``, built part by part.
+
+    (``imag * 1j`` would turn an infinite part into NaNs.)
+    """
+    result = cupy.empty(cupy.broadcast_shapes(real.shape, imag.shape), dtype=dtype)
+    result.real = real
+    result.imag = imag
+    return result
+
+
+def _into(out: Any, result: Any) -> Any:
+    """``result``, or ``out`` holding it: the ``out=`` of a wrapped ufunc.
+
+    The op layer's in-place operators call ``f(x, y, out=x)``; ``result`` is
+    computed in full before ``out`` is written.
+    """
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def _divide(x1: Any, x2: Any, /, out: Any = None) -> Any:
+    # CuPy's complex operator/ scales both operands by 1 / (|c| + |d|), so a
+    # denominator with an infinite part gives nan+nanj where NumPy (Smith's
+    # algorithm) gives signed zeros: 1 / (inf+0j) is 0-0j.
+    dtype = cupy.result_type(x1, x2)
+    if dtype.kind != "c":
+        return cupy.divide(x1, x2, out=out)
+    return _into(out, _smith_divide(_as_array(x1, dtype), _as_array(x2, dtype)))
+
+
+def _smith_divide(a: Any, b: Any) -> Any:
+    """``a / b`` for complex arrays as NumPy computes it (Smith's algorithm).
+
+    Divides by the larger part of ``b``; a zero ``b`` gives ``a``'s parts over
+    zero (infinities or NaNs), as NumPy's loop does.
+    """
+    ar, ai, br, bi = a.real, a.imag, b.real, b.imag
+    abs_br = cupy.abs(br)
+    real_major = abs_br >= cupy.abs(bi)
+    zero = (br == 0) & (bi == 0)
+    ratio = cupy.where(real_major, bi / br, br / bi)
+    scale = 1 / cupy.where(real_major, br + bi * ratio, bi + br * ratio)
+    real = cupy.where(real_major, ar + ai * ratio, ar * ratio + ai) * scale
+    imag = cupy.where(real_major, ai - ar * ratio, ai * ratio - ar) * scale
+    real = cupy.where(zero, ar / abs_br, real)
+    imag = cupy.where(zero, ai / abs_br, imag)
+    return _complex(real, imag, a.dtype)
+
+
+def _reciprocal(x: Any, /, out: Any = None) -> Any:
+    # CuPy computes a complex 1 / x with its operator/ (see _divide).
+    if x.dtype.kind != "c":
+        return cupy.reciprocal(x, out=out)
+    r, i = x.real, x.imag
+    real_major = cupy.abs(i) <= cupy.abs(r)
+    ratio = cupy.where(real_major, i / r, r / i)
+    denominator = cupy.where(real_major, r + i * ratio, r * ratio + i)
+    real = cupy.where(real_major, 1, ratio) / denominator
+    imag = -cupy.where(real_major, ratio, 1) / denominator
+    return _into(out, _complex(real, imag, x.dtype))
+
+
+# float16 and float32: (bits of +inf, bits of the quiet NaN) of nextafter's integer path.
+_FLOAT_BITS: Final = {"e": (0x7C00, 0x7E00), "f": (0x7F800000, 0x7FC00000)}
+
+
+def _nextafter(x1: Any, x2: Any, /, out: Any = None) -> Any:
+    # CuPy compiles with -ftz=true, which flushes float32 subnormals: its
+    # nextafter(0, 1) is 0, not the smallest subnormal; its float16 kernel
+    # gives NaN for an infinite x1. Both step the bits as integers instead
+    # (no floating-point arithmetic, nothing to flush). float64 is not flushed.
+    dtype = cupy.result_type(x1, x2)
+    if dtype.char not in _FLOAT_BITS:
+        return cupy.nextafter(x1, x2, out=out)
+    bits = _bits_toward(_as_array(x1, dtype), _as_array(x2, dtype))
+    return _into(out, bits.astype(f"u{dtype.itemsize}").view(dtype))
+
+
+def _bits_toward(a: Any, b: Any) -> Any:
+    """The bits (as int64) of the float next to ``a`` toward ``b``, as C's nextafter.
+
+    Floats map to integers in the same order (``-x`` to ``-bits(x)``, both
+    zeros to 0), one step is one integer, and the result maps back: stepping
+    from a negative number to zero gives -0.0; ``a == b`` gives ``b`` (C's
+    nextafter), or ``a`` in float16 (NumPy's own half-precision nextafter);
+    a NaN gives the quiet NaN.
+    """
+    size = a.dtype.itemsize
+    infinity, nan = _FLOAT_BITS[a.dtype.char]
+    sign = 1 << (8 * size - 1)
+    bits_a = a.view(f"i{size}").astype(cupy.int64)
+    bits_b = b.view(f"i{size}").astype(cupy.int64)
+    magnitude_a, magnitude_b = bits_a & (sign - 1), bits_b & (sign - 1)
+    order_a = cupy.where(bits_a < 0, -magnitude_a, magnitude_a)
+    order_b = cupy.where(bits_b < 0, -magnitude_b, magnitude_b)
+    step = order_a + cupy.where(order_a < order_b, 1, -1)
+    result = cupy.where(step < 0, -step | sign, step)
+    result = cupy.where((step == 0) & (order_a < 0), sign, result)
+    equal = bits_a if size == 2 else bits_b
+    result = cupy.where(order_a == order_b, equal & (2 * sign - 1), result)
+    return cupy.where((magnitude_a > infinity) | (magnitude_b > infinity), nan, result)
+
+
+def _floor_divide(x1: Any, x2: Any, /, out: Any = None) -> Any:
+    # CuPy's float // is floor(x1 / x2): 1.0 // 0.1 gives 10.0 where NumPy's
+    # divmod gives 9.0 (0.1 is a little more than a tenth). NumPy's divmod
+    # here, then the standard's true quotient where exactly one operand is
+    # infinite (inf // 2 is inf, 1 // -inf is -0.0), as the NumPy backend.
+    dtype = cupy.result_type(x1, x2)
+    if dtype.kind != "f":
+        return cupy.floor_divide(x1, x2, out=out)
+    a, b = _divmod_operands(x1, x2, dtype)
+    quotient, _ = _divmod(a, b)
+    quotient = cupy.where(cupy.isinf(a) != cupy.isinf(b), a / b, quotient)
+    return _into(out, quotient.astype(dtype, copy=False))
+
+
+def _remainder(x1: Any, x2: Any, /, out: Any = None) -> Any:
+    # CuPy's float % is x1 - floor(x1 / x2) * x2: 1.0 % inf gives NaN where
+    # NumPy (and the standard) give 1.0, and -1.0 % inf gives NaN, not inf.
+    dtype = cupy.result_type(x1, x2)
+    if dtype.kind != "f":
+        return cupy.remainder(x1, x2, out=out)
+    _, modulus = _divmod(*_divmod_operands(x1, x2, dtype))
+    return _into(out, modulus.astype(dtype, copy=False))
+
+
+def _divmod_operands(x1: Any, x2: Any, dtype: Any) -> tuple[Any, Any]:
+    """The operands of a floating divmod: float16 computes in float32, as NumPy's."""
+    computed = cupy.float32 if dtype == cupy.float16 else dtype
+    return _as_array(x1, computed), _as_array(x2, computed)
+
+
+def _divmod(a: Any, b: Any) -> tuple[Any, Any]:
+    """NumPy's floating ``divmod`` (``npy_divmod``): Python's ``//`` and ``%``.
+
+    The remainder is ``fmod``'s (exact) moved to ``b``'s sign; the quotient
+    is ``(a - remainder) / b``, nearly an integer, snapped to the nearest one.
+    Zeros take the sign Python gives them; a zero ``b`` gives ``a / b`` and
+    NaN.
+    """
+    modulus = cupy.fmod(a, b)
+    quotient = (a - modulus) / b
+    moved = (modulus != 0) & ((b < 0) != (modulus < 0))
+    modulus = cupy.where(moved, modulus + b, modulus)
+    modulus = cupy.where(modulus == 0, cupy.copysign(0.0, b), modulus)
+    quotient = cupy.where(moved, quotient - 1, quotient)
+    floor = cupy.floor(quotient)
+    floor = cupy.where(quotient - floor > 0.5, floor + 1, floor)
+    floor = cupy.where(quotient == 0, cupy.copysign(0.0, a / b), floor)
+    return cupy.where(b == 0, a / b, floor), modulus
+
+
+def _expm1(x: Any, /) -> Any:
+    # CuPy's complex expm1 is exp(z) - 1, which loses the digits of a small z
+    # (expm1(1e-10+0j) is off by 8e-8 relative). NumPy's formula, with the
+    # standard's special values as the NumPy backend gives them: exp(z) - 1
+    # where the real part is infinite or NaN, and +0 for the real part of a zero.
+    if x.dtype.kind != "c":
+        return cupy.expm1(x)
+    real, imag = x.real, x.imag
+    half_sine = cupy.sin(imag / 2)
+    near_one = cupy.expm1(real) * cupy.cos(imag) - 2 * half_sine * half_sine
+    near_one = cupy.where(x == 0, 0.0, near_one)
+    result = _complex(near_one, cupy.exp(real) * cupy.sin(imag), x.dtype)
+    return cupy.where(cupy.isfinite(real), result, cupy.exp(x) - 1)
 
 
 def _reshape(x: Any, shape: Any, /, *, copy: bool | None = None) -> Any:
@@ -371,10 +639,21 @@ _RENAMED: Final[dict[str, Callable[..., Any]]] = {
     "asarray": _asarray,
     "clip": _clip,
     "count_nonzero": _count_nonzero,
+    "divide": _divide,
+    "expm1": _expm1,
+    "floor_divide": _floor_divide,
+    "isin": _isin,
+    "nextafter": _nextafter,
+    "reciprocal": _reciprocal,
+    "remainder": _remainder,
     "sort": _sort,
     "std": _std,
     "take": _take,
     "tanh": _tanh,
+    "unique_all": _unique_all,
+    "unique_counts": _unique_counts,
+    "unique_inverse": _unique_inverse,
+    "unique_values": _unique_values,
     "unstack": _unstack,
     "var": _var,
     "vecdot": _vecdot,

@@ -79,6 +79,20 @@ def test_searchsorted_matches_numpy(side: str, backend_device: ca.Device) -> Non
     assert_matches(scalar, np.asarray(np.searchsorted(sorted_model, 2.0, side=side)))  # type: ignore[call-overload]
 
 
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted_finds_values_in_a_sort_of_nans_of_any_sign(
+    side: str, backend_device: ca.Device
+) -> None:
+    # inf - inf has the sign bit on x86; CuPy's 1-D radix sort would put it
+    # first, where no binary search expects a NaN
+    model = np.asarray([2.0, NAN, 1.0, NAN, -math.inf, 0.0])
+    model[[1, 3]] = np.asarray([0xFFF8000000000000, 0x7FF8000000000001], "u8").view("f8")
+    ordered = ca.sort(ca.asarray(model, device=backend_device))
+    values = np.asarray([-math.inf, 0.5, 1.0, 2.0, 3.0, math.inf, NAN])
+    result = ca.searchsorted(ordered, ca.asarray(values, device=backend_device), side=side)  # type: ignore[arg-type]
+    assert_matches(result, np.searchsorted(np.sort(model), values, side=side))  # type: ignore[call-overload]
+
+
 def test_searchsorted_with_sorter(backend_device: ca.Device) -> None:
     model = np.asarray([5, 1, 3])
     order = np.argsort(model)

@@ -90,3 +90,53 @@ def test_isin_refuses_bad_input() -> None:
         ca.isin(ca.asarray([1]), ca.asarray([1.0]))
     with pytest.raises(TypeError, match="invert"):
         ca.isin(ca.asarray([1]), 1, invert=None)  # type: ignore[arg-type]
+
+
+# NaNs with and without the sign bit (x86 makes inf - inf and 0 / 0 so) and
+# with payloads: CuPy's 1-D radix sort, which unique_* and isin use, orders
+# NaNs by their bits.
+NAN_BITS = {
+    "float32": [0xFFC00000, 0x7FC00003, 0x7FC00000, 0xFFC00001],
+    "float64": [0xFFF8000000000000, 0x7FF8000000000003, 0x7FF8000000000000, 0xFFF8000000000001],
+}
+
+
+def _with_nans(dtype: str, values: list[float], where: list[int]) -> np.ndarray:
+    """``values`` with the NaNs of ``NAN_BITS`` written at the positions ``where``."""
+    size = np.dtype(dtype).itemsize
+    model = np.asarray(values, dtype=dtype)
+    model[where] = np.asarray(NAN_BITS[dtype][: len(where)], dtype=f"u{size}").view(dtype)
+    return model
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_unique_counts_nans_of_any_sign_and_payload_as_distinct(
+    dtype: str, backend_device: ca.Device
+) -> None:
+    model = _with_nans(dtype, [0, 1.0, 0, 1.0, 0, -2.0, 0], [0, 2, 4, 6]).reshape(7, 1)
+    x = ca.asarray(model, device=backend_device)
+    expected = np.unique_all(model)
+    result = ca.unique_all(x)
+    for field in result._fields:
+        assert_matches(getattr(result, field), getattr(expected, field))
+    values, counts = ca.unique_counts(x)
+    assert_matches(values, expected.values)
+    assert_matches(counts, expected.counts)
+    assert_matches(ca.unique_values(x), expected.values)
+    values, inverse = ca.unique_inverse(x)
+    assert_matches(values, expected.values)
+    rebuilt = host(values)[host(inverse)]
+    size = model.dtype.itemsize
+    np.testing.assert_array_equal(rebuilt.view(f"u{size}"), model.view(f"u{size}"))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("invert", [False, True])
+def test_isin_finds_values_among_nans_of_any_sign_and_payload(
+    dtype: str, invert: bool, backend_device: ca.Device
+) -> None:
+    x2 = ca.asarray(_with_nans(dtype, [2.0, 0, 1.0, 0], [1, 3]), device=backend_device)
+    x1 = ca.asarray([1.0, 2.0, 3.0, NAN, -0.0], dtype=dtype, device=backend_device)
+    result = ca.isin(x1, x2, invert=invert)
+    assert_matches(result, np.asarray([True, True, False, False, False]) != invert)
+    assert_matches(ca.isin(1.0, x2, invert=invert), np.asarray(not invert))

@@ -98,3 +98,57 @@ def test_sort_keeps_signed_zeros_in_their_original_order(
     result = host(ca.sort(ca.asarray(model, device=backend_device), descending=descending))
     zeros = result[result == 0]
     assert np.signbit(zeros).tolist() == [False, True, True, False]
+
+
+# NaNs by their bits: with the sign bit (x86 makes inf - inf and 0 / 0 so) and
+# with payloads. CuPy's 1-D radix sort orders NaNs by these bits.
+NAN_BITS = {
+    "float32": [0xFFC00000, 0x7FC00003, 0x7FC00000, 0xFFC00001],
+    "float64": [0xFFF8000000000000, 0x7FF8000000000003, 0x7FF8000000000000, 0xFFF8000000000001],
+}
+
+
+def nans_and_numbers(dtype: str) -> np.ndarray:
+    """Numbers with the NaNs of ``NAN_BITS`` among them (at 1, 3, 5 and 7)."""
+    size = np.dtype(dtype).itemsize
+    nans = np.asarray(NAN_BITS[dtype], dtype=f"u{size}").view(dtype)
+    model = np.asarray([2.0, 0, 1.0, 0, -math.inf, 0, math.inf, 0, -0.0, 0.0], dtype=dtype)
+    model[1:8:2] = nans
+    return model
+
+
+def _bits(values: np.ndarray) -> list[int]:
+    return values.view(f"u{values.dtype.itemsize}").tolist()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_puts_nans_of_any_sign_and_payload_last(
+    dtype: str, descending: bool, backend_device: ca.Device
+) -> None:
+    model = nans_and_numbers(dtype)
+    result = host(ca.sort(ca.asarray(model, device=backend_device), descending=descending))
+    numbers = np.sort(model[~np.isnan(model)])
+    nans, rest = (result[:4], result[4:]) if descending else (result[-4:], result[:-4])
+    assert_matches(ca.asarray(rest), numbers[::-1] if descending else numbers)
+    assert np.isnan(nans).all()
+    assert sorted(_bits(nans)) == sorted(_bits(model[np.isnan(model)]))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("descending", [False, True])
+def test_argsort_puts_nans_of_any_sign_and_payload_last_in_index_order(
+    dtype: str, descending: bool, backend_device: ca.Device
+) -> None:
+    model = nans_and_numbers(dtype)
+    order = ca.argsort(ca.asarray(model, device=backend_device), descending=descending)
+    values = model.tolist()
+    direction = -1 if descending else 1
+    expected = sorted(
+        range(len(values)),
+        key=lambda i: (
+            (0 if descending else 1) if math.isnan(values[i]) else (1 if descending else 0),
+            0.0 if math.isnan(values[i]) else direction * values[i],
+        ),
+    )
+    assert host(order).tolist() == expected

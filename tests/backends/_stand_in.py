@@ -10,6 +10,12 @@ Where CuPy's API differs from NumPy's, the stand-in takes CuPy's side, so the
 backend's wrappers run: ``linalg`` has CuPy's names and signatures (no
 ``upper=``, ``rtol=``, stack broadcasting in ``solve``), ``clip`` is CuPy's
 kernel (a NaN bound is ignored), sorts are stable, named tuples stay named.
+A few kernels compute as CuPy's do where NumPy's give other numbers: complex
+``divide``/``reciprocal``, float ``floor_divide``/``remainder``, complex
+``expm1``, float32 subnormals flushed to zero (CuPy's ``-ftz=true``) in
+``nextafter``, ``floor``, ``ceil``, ``trunc``, ``sign`` and ``square`` (not
+in the other functions), and the 1-D float32/float64 sort by the bits (NaNs
+with the sign bit first) that ``argsort``, ``unique_*`` and ``isin`` also use.
 It simulates one CuPy release (``release=``, 14.0 to 14.2; the newest by
 default): what a release lacks is left out, its ``reshape``, ``repeat`` and
 ``sign`` behave as in that release. Its arrays export DLPack capsules that say
@@ -19,6 +25,7 @@ those and drops the READ_ONLY flag, as CuPy does.
 
 from __future__ import annotations
 
+import collections
 import ctypes
 import importlib.machinery
 import importlib.util
@@ -248,13 +255,96 @@ def fake_take(a: Any, indices: Any, axis: int | None = None) -> FakeArray:
 
 
 def fake_sort(a: Any, axis: int = -1, kind: str | None = None) -> FakeArray:
-    """``cupy.sort``: always stable, whatever ``kind`` says (NumPy's default is not)."""
+    """``cupy.sort``: always stable, whatever ``kind`` says (NumPy's default is not).
+
+    A 1-D float32/float64 array is ordered by its bits (see :func:`_radix_order`).
+    """
+    if _radix_sorted(a):
+        return make(np.asarray(a)[_radix_order(a)])
     return make(np.sort(a, axis=axis, kind="stable"))
 
 
 def fake_argsort(a: Any, axis: int = -1, kind: str | None = None) -> FakeArray:
-    """``cupy.argsort``: always stable."""
+    """``cupy.argsort``: always stable; by the bits for 1-D float32/float64."""
+    if _radix_sorted(a):
+        return make(_radix_order(a))
     return make(np.argsort(a, axis=axis, kind="stable"))
+
+
+def _radix_sorted(a: Any) -> bool:
+    return bool(a.ndim == 1 and a.dtype.char in "fd")
+
+
+def _radix_order(a: Any) -> np.ndarray:
+    """The stable order CuPy's sort gives a 1-D float32/float64 array.
+
+    CuPy sorts it with thrust's radix sort (cupy/cuda/cupy_thrust.cu), which
+    orders the bits (sign bit set: all bits flipped, else the sign bit; -0.0
+    as 0.0): NaNs with the sign bit (NumPy's ``inf - inf``) come before
+    ``-inf``, the others after ``inf`` in the order of their payloads.
+    """
+    bits = np.asarray(a).view(f"u{a.itemsize}")
+    sign = bits.dtype.type(1 << (8 * a.itemsize - 1))
+    key = np.where(bits & sign, ~bits, bits | sign)
+    return np.argsort(np.where(np.asarray(a) == 0, sign, key), kind="stable")
+
+
+UniqueAll = collections.namedtuple("UniqueAll", "values indices inverse_indices counts")
+UniqueCounts = collections.namedtuple("UniqueCounts", "values counts")
+UniqueInverse = collections.namedtuple("UniqueInverse", "values inverse_indices")
+
+
+def _cupy_unique(x: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """CuPy's ``unique(equal_nan=False)`` (cupy/_manipulation/add_remove.py):
+    values, indices, inverse and counts, in the order of CuPy's stable sort,
+    so a 1-D float array's NaNs follow their bits (see :func:`_radix_order`)."""
+    flat = np.asarray(x).ravel()
+    order = np.asarray(fake_argsort(flat))
+    ordered = flat[order]
+    first = np.ones(ordered.shape, dtype=bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    inverse = np.empty(flat.shape, dtype=np.intp)
+    inverse[order] = np.cumsum(first) - 1
+    counts = np.diff(np.append(np.flatnonzero(first), flat.size))
+    return ordered[first], order[first], inverse.reshape(np.shape(x)), counts
+
+
+def fake_unique_all(x: Any) -> Any:
+    return UniqueAll(*(make(part) for part in _cupy_unique(x)))
+
+
+def fake_unique_counts(x: Any) -> Any:
+    values, _, _, counts = _cupy_unique(x)
+    return UniqueCounts(make(values), make(counts))
+
+
+def fake_unique_inverse(x: Any) -> Any:
+    values, _, inverse, _ = _cupy_unique(x)
+    return UniqueInverse(make(values), make(inverse))
+
+
+def fake_unique_values(x: Any) -> FakeArray:
+    return make(_cupy_unique(x)[0])
+
+
+def fake_isin(
+    element: Any, test_elements: Any, assume_unique: bool = False, invert: bool = False
+) -> FakeArray:
+    """``cupy.isin``: ``test_elements`` sorted with ``cupy.sort``, then a binary
+    search with plain comparisons (``_exists_kernel`` in cupy/_sorting/search.py),
+    which a NaN at the front of the sorted values leads astray."""
+    x = np.asarray(element)
+    bins = np.asarray(fake_sort(np.ravel(test_elements)))
+    if x.size == 0 or bins.size == 0:
+        return make(np.full(x.shape, invert))
+    with np.errstate(invalid="ignore"):
+        left, right = np.zeros(x.shape, np.intp), np.full(x.shape, bins.size - 1)
+        while (left < right).any():
+            middle = left + (right - left) // 2
+            below = (left < right) & (bins[middle] < x)
+            left, right = np.where(below, middle + 1, left), np.where(below, right, middle)
+        found = ~(x > bins[-1]) & (bins[right] == x)
+    return make(found != invert)
 
 
 def fake_clip(a: Any, a_min: Any, a_max: Any, out: Any = None) -> FakeArray:
@@ -274,10 +364,12 @@ def fake_clip(a: Any, a_min: Any, a_max: Any, out: Any = None) -> FakeArray:
 
 
 def fake_sign_before_14_2(x: Any) -> FakeArray:
-    """``cupy.sign`` before 14.2: 0 for NaN, ``x / abs(x)`` (NaN) for a complex zero."""
+    """``cupy.sign`` before 14.2: 0 for NaN, ``x / abs(x)`` (NaN) for a complex zero
+    (and 0 for a float32 subnormal, as from 14.2: see :func:`_flushing`)."""
     with np.errstate(invalid="ignore"):
         if x.dtype.kind == "c":
             return make(x / np.abs(x))
+        x = _flushed(np.asarray(x))
         return make(np.where(np.isnan(x), 0, np.sign(x)) if x.dtype.kind == "f" else np.sign(x))
 
 
@@ -296,6 +388,134 @@ def fake_reshape(a: Any, newshape: Any, order: str = "C", *, copy: bool | None =
 def fake_reshape_before_14_2(a: Any, newshape: Any, order: str = "C") -> Any:
     """``cupy.reshape`` before 14.2: no ``copy``."""
     return _as_fake(np.reshape(a, newshape, order=order))
+
+
+# -- CuPy's kernels where they compute differently from NumPy's -----------------
+#
+# Each takes CuPy's arguments (``out=`` for the ufuncs) and Python scalars as
+# NumPy does; the comment says where in CuPy 14's source the difference is.
+
+
+def _into(out: Any, result: Any) -> Any:
+    """``result`` as a fresh FakeArray, or written into ``out`` (a ufunc's ``out=``)."""
+    if out is None:
+        return make(result)
+    out[...] = result
+    return out
+
+
+def _operands(x1: Any, x2: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Two operands as NumPy arrays of their result dtype (Python scalars are weak)."""
+    dtype = np.result_type(x1, x2)
+    return np.asarray(x1, dtype=dtype), np.asarray(x2, dtype=dtype)
+
+
+def _complex(real: np.ndarray, imag: np.ndarray) -> np.ndarray:
+    result = np.empty(np.broadcast_shapes(real.shape, imag.shape), np.result_type(real, 1j))
+    result.real, result.imag = real, imag
+    return result
+
+
+def _cupy_complex_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """CuPy's complex ``operator/`` (cupy/_core/include/cupy/complex/arithmetic.h).
+
+    Both operands are scaled by ``1 / (|c| + |d|)`` first, so an infinite
+    ``c + di`` gives NaNs (NumPy's Smith division gives signed zeros).
+    """
+    with np.errstate(all="ignore"):
+        c, d = b.real, b.imag
+        scale = 1 / (np.abs(c) + np.abs(d))
+        ar, ai, br, bi = a.real * scale, a.imag * scale, c * scale, d * scale
+        scale = 1 / (br * br + bi * bi)
+        return _complex((ar * br + ai * bi) * scale, (ai * br - ar * bi) * scale)
+
+
+def fake_divide(x1: Any, x2: Any, out: Any = None) -> Any:
+    """``cupy.divide``: complex operands divide with CuPy's ``operator/``."""
+    a, b = _operands(x1, x2)
+    if a.dtype.kind != "c":
+        return np.divide(x1, x2, out=out)
+    return _into(out, _cupy_complex_divide(a, b))
+
+
+def fake_reciprocal(x: Any, out: Any = None) -> Any:
+    """``cupy.reciprocal``: ``in0_type(1) / in0`` for complex x (cupy/_math/arithmetic.py)."""
+    if x.dtype.kind != "c":
+        return np.reciprocal(x, out=out)
+    return _into(out, _cupy_complex_divide(np.ones((), x.dtype), np.asarray(x)))
+
+
+def _flushed(x: np.ndarray) -> np.ndarray:
+    """``x`` with float32 subnormals made zeros of their sign, as ``-ftz=true`` does."""
+    if x.dtype != np.float32:
+        return x
+    return np.where(np.abs(x) < np.finfo(np.float32).tiny, np.copysign(np.float32(0), x), x)
+
+
+def _flushing(function: Callable[..., Any]) -> Callable[..., Any]:
+    """NumPy's unary ``function`` as CuPy's kernel computes it for float32:
+    subnormal inputs and results are zeros of their sign (``-ftz=true``), so
+    ``floor(-1e-40)`` is -0.0 (NumPy: -1.0) and ``sign(-1e-40)`` is 0."""
+
+    def call(x: Any, out: Any = None) -> Any:
+        if x.dtype != np.float32:
+            return function(x, out=out)
+        return _into(out, _flushed(function(_flushed(np.asarray(x)))))
+
+    call.__name__ = call.__qualname__ = function.__name__
+    return call
+
+
+def fake_nextafter(x1: Any, x2: Any, out: Any = None) -> Any:
+    """``cupy.nextafter``: float32 subnormals in and out flushed to zero.
+
+    CuPy compiles with ``-ftz=true`` (cupy/cuda/compiler.py), so
+    ``nextafter(0, 1)`` is 0 in float32. float16's own kernel
+    (cupy/_core/include/cupy/float16.cuh) gives NaN for an infinite ``x1``.
+    """
+    a, b = _operands(x1, x2)
+    with np.errstate(all="ignore"):
+        if a.dtype == np.float16:
+            return _into(out, np.where(np.isinf(a), np.float16("nan"), np.nextafter(a, b)))
+        return _into(out, _flushed(np.nextafter(_flushed(a), _flushed(b))))
+
+
+def fake_floor_divide(x1: Any, x2: Any, out: Any = None) -> Any:
+    """``cupy.floor_divide``: ``floor(x1 / x2)`` for floats (cupy/_core/include/cupy/carray.cuh).
+
+    NumPy's divmod gives 9.0 for ``1.0 // 0.1`` (0.1 is a little more than
+    a tenth), CuPy 10.0; NumPy gives NaN for ``inf // 2``, CuPy inf.
+    """
+    a, b = _operands(x1, x2)
+    if a.dtype.kind != "f":
+        return np.floor_divide(x1, x2, out=out)
+    with np.errstate(all="ignore"):
+        return _into(out, np.floor(a / b))
+
+
+def fake_remainder(x1: Any, x2: Any, out: Any = None) -> Any:
+    """``cupy.remainder``: ``x1 - floor(x1 / x2) * x2`` for floats (cupy/_core/_routines_math.pyx).
+
+    So ``1.0 % inf`` is NaN (NumPy: 1.0) and ``1.0 % 0.1`` is about -1e-16
+    (NumPy: about 0.1).
+    """
+    a, b = _operands(x1, x2)
+    if a.dtype.kind != "f":
+        return np.remainder(x1, x2, out=out)
+    with np.errstate(all="ignore"):
+        return _into(out, a - np.floor(a / b) * b)
+
+
+def fake_expm1(x: Any, out: Any = None) -> Any:
+    """``cupy.expm1``: ``exp(z) - 1`` for complex z (cupy/_core/include/cupy/complex.cuh).
+
+    Inaccurate near zero (``expm1(1e-10+0j)`` is off by 8e-8 relative), where
+    NumPy's formula is not.
+    """
+    if x.dtype.kind != "c":
+        return np.expm1(x, out=out)
+    with np.errstate(all="ignore"):
+        return _into(out, np.exp(x) - 1)
 
 
 class _LinalgErrors:
@@ -486,7 +706,20 @@ def fake_cupy(release: tuple[int, int] = RELEASES[-1], missing: tuple[str, ...] 
     module.take = fake_take
     module.sort = fake_sort
     module.argsort = fake_argsort
+    module.unique_all = fake_unique_all
+    module.unique_counts = fake_unique_counts
+    module.unique_inverse = fake_unique_inverse
+    module.unique_values = fake_unique_values
+    module.isin = fake_isin
     module.clip = fake_clip
+    module.divide = module.true_divide = fake_divide
+    module.reciprocal = fake_reciprocal
+    module.nextafter = fake_nextafter
+    module.floor_divide = fake_floor_divide
+    module.remainder = module.mod = fake_remainder
+    module.expm1 = fake_expm1
+    for name in ("ceil", "floor", "trunc", "sign", "square"):
+        setattr(module, name, _flushing(getattr(np, name)))
     module.reshape = fake_reshape if release >= (14, 2) else fake_reshape_before_14_2
     if release < (14, 1):
         module.repeat = fake_repeat_before_14_1
@@ -522,7 +755,8 @@ def serve_cuda_from_stand_in() -> None:
     through the CuPy backend and its namespace without a GPU. It checks what
     the backend and the tests ask of CuPy's API, not what a GPU does.
     ``COWARRAY_TEST_STAND_IN_CUPY=14.0`` (or ``14.1``) simulates that release
-    instead of the newest.
+    instead of the newest. NumPy's floating-point warnings are off, as CuPy
+    reports no floating-point errors (only the cuda tests run).
     """
     import cowarray.testing
     from cowarray import _backends
@@ -537,6 +771,7 @@ def serve_cuda_from_stand_in() -> None:
 
     _backends.backend_for = backend_for  # type: ignore[assignment]
     cowarray.testing._cuda_available = lambda: True  # type: ignore[attr-defined]
+    np.seterr(all="ignore")
 
 
 def _release(text: str) -> tuple[int, int]:

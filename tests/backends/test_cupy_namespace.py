@@ -17,6 +17,8 @@ import numpy as np
 import pytest
 from _stand_in import RELEASES, FakeArray, load_backend_module, make
 
+from cowarray._backends.numpy import NUMPY_BACKEND
+
 NAN, INF = math.nan, math.inf
 RNG = np.random.default_rng(0)
 
@@ -316,3 +318,301 @@ def test_vecdot_keeps_the_operands_dtype(stand_in: Any, dtype: str, namespace: s
     assert result.dtype == expected.dtype
     np.testing.assert_array_equal(result, expected)
     assert isinstance(result, FakeArray)
+
+
+# -- 5. CuPy's arithmetic where it differs from NumPy's ------------------------------
+
+SPECIAL = [-INF, -2.5, -1.0, -0.5, -0.0, 0.0, 0.25, 0.5, 1.0, 2.5, 1e300, INF, NAN]
+SPECIAL_COMPLEX = [complex(re, im) for re in SPECIAL for im in SPECIAL]
+
+
+def _assert_identical(result: Any, expected: Any) -> None:
+    """Equal dtype, shape and values, NaNs alike and zeros of the same sign."""
+    result, expected = np.asarray(result), np.asarray(expected)
+    assert result.dtype == expected.dtype
+    if result.dtype.kind == "c":
+        result, expected = _parts(result), _parts(expected)
+    np.testing.assert_array_equal(result, expected)
+    numbers = ~np.isnan(expected)
+    np.testing.assert_array_equal(np.signbit(result[numbers]), np.signbit(expected[numbers]))
+
+
+def _parts(z: np.ndarray) -> np.ndarray:
+    return np.stack([z.real, z.imag], axis=-1)
+
+
+def test_the_stand_in_divides_complex_numbers_as_cupys_kernel_does(stand_in: Any) -> None:
+    # cupy/_core/include/cupy/complex/arithmetic.h: both scaled by 1 / (|c| + |d|)
+    result = stand_in.cupy.divide(make(np.asarray([1 + 0j, 1 + 1j])), complex(INF, 0))
+    assert np.isnan(result.real).all() and np.isnan(result.imag).all()
+    assert np.isnan(stand_in.cupy.reciprocal(make(np.asarray([complex(-INF, 0)])))[0].real)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_divide_is_numpys_on_every_special_pair(stand_in: Any, dtype: str) -> None:
+    with np.errstate(all="ignore"):  # CuPy does not warn; the stand-in's NumPy would
+        z = np.asarray(SPECIAL_COMPLEX, dtype=dtype)  # 1e300 is inf in complex64
+        divided = stand_in.xp.divide(make(z[:, None]), make(z[None, :]))
+        _assert_identical(divided, np.divide(z[:, None], z[None, :]))
+        _assert_identical(stand_in.xp.reciprocal(make(z)), np.reciprocal(z))
+        inverse = stand_in.xp.reciprocal(make(np.asarray([complex(INF, 0)], dtype=dtype)))
+    assert inverse[0] == 0 and np.signbit(inverse[0].imag)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_divide_takes_python_scalars_and_out(stand_in: Any, dtype: str) -> None:
+    z = np.asarray([1 + 2j, complex(-INF, 0.0), complex(0.0, -0.0), complex(NAN, 1.0)], dtype)
+    with np.errstate(all="ignore"):
+        for scalar in (2, -0.5, complex(INF, 0.0), 0j):
+            _assert_identical(stand_in.xp.divide(make(z), scalar), np.divide(z, scalar))
+            _assert_identical(stand_in.xp.divide(scalar, make(z)), np.divide(scalar, z))
+        target = make(z)
+        result = stand_in.xp.divide(target, make(z[::-1]), out=target)
+        assert result is target
+        _assert_identical(target, np.divide(z, z[::-1]))
+        target = make(z)
+        assert stand_in.xp.reciprocal(target, out=target) is target
+        _assert_identical(target, np.reciprocal(z))
+
+
+def test_real_divide_and_reciprocal_are_cupys_own(stand_in: Any) -> None:
+    x = np.asarray([1.0, -0.0, INF, NAN], dtype="float32")
+    with np.errstate(all="ignore"):
+        _assert_identical(stand_in.xp.divide(make(x), 0.5), np.divide(x, np.float32(0.5)))
+        _assert_identical(stand_in.xp.reciprocal(make(x)), np.reciprocal(x))
+    _assert_identical(stand_in.xp.divide(make(np.asarray([7, 2])), 2), np.asarray([3.5, 1.0]))
+
+
+def _bit_patterns(dtype: str) -> np.ndarray:
+    """Floats of ``dtype`` by their bits: zeros, subnormals, extremes, NaNs, random."""
+    size = np.dtype(dtype).itemsize
+    sign = 1 << (8 * size - 1)
+    info = np.finfo(dtype)
+    tiny = int(np.asarray(info.tiny, dtype).view(f"u{size}"))
+    edges = [0, 1, 2, tiny - 1, tiny, tiny + 1]
+    edges += [int(np.asarray(v, dtype).view(f"u{size}")) for v in (1.0, info.max, INF, NAN)]
+    edges += [bits | sign for bits in edges]
+    random = RNG.integers(0, 2 * sign, 64, dtype=np.uint64).tolist()
+    return np.asarray(edges + random, dtype=np.uint64).astype(f"u{size}").view(dtype)
+
+
+def _assert_same_floats(result: Any, expected: np.ndarray) -> None:
+    """The same bits, except that NaNs need only both be NaN."""
+    result = np.asarray(result)
+    assert result.dtype == expected.dtype
+    size = expected.dtype.itemsize
+    same = result.view(f"u{size}") == expected.view(f"u{size}")
+    assert (same | (np.isnan(result) & np.isnan(expected))).all()
+
+
+def test_the_stand_in_flushes_float32_subnormals_in_nextafter_as_cupy_does(stand_in: Any) -> None:
+    zero = make(np.zeros(1, dtype="float32"))
+    assert stand_in.cupy.nextafter(zero, np.float32(1))[0] == 0
+    assert np.isnan(stand_in.cupy.nextafter(make(np.asarray([INF], "float16")), 0.0)[0])
+
+
+def test_the_stand_in_flushes_float32_subnormals_in_rounding_and_squares(stand_in: Any) -> None:
+    x = np.asarray([-1e-40, 1e-40, -1e-20, -2.5], dtype="float32")
+    _assert_identical(stand_in.cupy.floor(make(x)), np.asarray([-0.0, 0, -1, -3], "float32"))
+    _assert_identical(stand_in.cupy.sign(make(x)), np.asarray([0.0, 0, -1, -1], "float32"))
+    np.testing.assert_array_equal(stand_in.cupy.square(make(x)), [0, 0, 0, 6.25])
+    np.testing.assert_array_equal(stand_in.cupy.floor(make(x.astype("float64"))), [-1, 0, -1, -3])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_nextafter_steps_to_the_neighbouring_float_as_numpy(stand_in: Any, dtype: str) -> None:
+    x = _bit_patterns(dtype)
+    result = stand_in.xp.nextafter(make(x[:, None]), make(x[None, :]))
+    with np.errstate(all="ignore"):
+        _assert_same_floats(result, np.nextafter(x[:, None], x[None, :]))
+
+
+def test_nextafter_reaches_the_smallest_float32_subnormal(stand_in: Any) -> None:
+    x = make(np.asarray([0.0, -0.0, 0.0, 1e-45, -1e-45], dtype="float32"))
+    result = stand_in.xp.nextafter(x, make(np.asarray([1, -1, -0.0, 0, 0], dtype="float32")))
+    smallest = np.float32(1e-45)
+    np.testing.assert_array_equal(result, [smallest, -smallest, -0.0, 0.0, -0.0])
+    assert np.signbit(result).tolist() == [False, True, True, False, True]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_nextafter_takes_python_scalars_and_out(stand_in: Any, dtype: str) -> None:
+    x = np.asarray([0.0, -0.0, 1.0, INF, NAN, -2.5], dtype=dtype)
+    for scalar in (1, -1.0, 0.0, INF):
+        value = np.asarray(scalar, dtype=dtype)
+        with np.errstate(all="ignore"):
+            expected, reflected = np.nextafter(x, value), np.nextafter(value, x)
+        _assert_same_floats(stand_in.xp.nextafter(make(x), scalar), expected)
+        _assert_same_floats(stand_in.xp.nextafter(scalar, make(x)), reflected)
+    target = make(x)
+    assert stand_in.xp.nextafter(target, make(x[::-1]), out=target) is target
+    _assert_same_floats(target, np.nextafter(x, x[::-1]))
+    assert stand_in.xp.nextafter(make(x[:1]), 1.0).shape == (1,)
+
+
+def test_the_stand_in_floor_divides_floats_as_cupys_kernel_does(stand_in: Any) -> None:
+    # cupy/_core/include/cupy/carray.cuh: floor(x / y); x % y is x - floor(x / y) * y
+    np.testing.assert_array_equal(stand_in.cupy.floor_divide(make([1.0]), 0.1), [10.0])
+    assert np.isnan(stand_in.cupy.remainder(make([1.0]), INF)[0])
+
+
+# Pairs where NumPy's divmod and floor(x / y) part: x / y rounds up to an integer.
+ROUNDED_UP = ([1.0, -1.0, 7.0, 5.5, 1e-300, -3.0, 0.3], [0.1, 0.1, -0.3, 1.1, 3.0, 0.7, 0.1])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_floor_divide_and_remainder_are_numpys_divmod(stand_in: Any, dtype: str) -> None:
+    with np.errstate(all="ignore"):
+        special = np.asarray(SPECIAL, dtype=dtype)
+        pairs = [(special[:, None], special[None, :])]
+        pairs.append(tuple(np.asarray(values, dtype=dtype) for values in ROUNDED_UP))
+        cpu = NUMPY_BACKEND.xp
+        for a, b in pairs:
+            quotient = stand_in.xp.floor_divide(make(a), make(b))
+            _assert_identical(quotient, cpu.floor_divide(a, b))
+            _assert_identical(stand_in.xp.remainder(make(a), make(b)), np.remainder(a, b))
+
+
+def test_floor_divide_gives_the_true_quotient_where_one_operand_is_infinite(
+    stand_in: Any,
+) -> None:
+    x1 = make([INF, -INF, 1.0, -1.0, INF, 7.0])
+    with np.errstate(all="ignore"):
+        result = stand_in.xp.floor_divide(x1, make([2.0, 2.0, -INF, INF, INF, 2.0]))
+        remainder = stand_in.xp.remainder(make([1.0, -1.0, 0.0, -0.0, INF]), INF)
+    _assert_identical(result, np.asarray([INF, -INF, -0.0, -0.0, NAN, 3.0]))
+    _assert_identical(remainder, np.asarray([1.0, INF, 0.0, 0.0, NAN]))
+
+
+@pytest.mark.parametrize("name", ["floor_divide", "remainder"])
+def test_floor_divide_and_remainder_take_python_scalars_and_out(stand_in: Any, name: str) -> None:
+    function, reference = getattr(stand_in.xp, name), getattr(NUMPY_BACKEND.xp, name)
+    x = np.asarray([1.0, -1.0, 0.0, -0.0, 7.5, INF, NAN], dtype="float32")
+    with np.errstate(all="ignore"):
+        for scalar in (0.1, -3, 0.0, INF):
+            value = np.float32(scalar)
+            _assert_identical(function(make(x), scalar), reference(x, value))
+            _assert_identical(function(scalar, make(x)), reference(value, x))
+        target = make(x)
+        assert function(target, make(x[::-1]), out=target) is target
+        _assert_identical(target, reference(x, x[::-1]))
+    integers = np.asarray([7, -7, 0], dtype="int16")
+    _assert_identical(function(make(integers), 2), reference(integers, np.int16(2)))
+
+
+def test_the_stand_in_computes_complex_expm1_as_exp_minus_one_as_cupy_does(
+    stand_in: Any,
+) -> None:
+    # cupy/_core/include/cupy/complex.cuh: expm1(z) is exp(z) - 1
+    result = stand_in.cupy.expm1(make(np.asarray([1e-10 + 0j])))[0]
+    assert abs(result.real - 1e-10) > 1e-18
+
+
+@pytest.mark.parametrize(("dtype", "rtol"), [("complex64", 1e-6), ("complex128", 1e-15)])
+def test_complex_expm1_keeps_the_digits_of_a_small_argument(
+    stand_in: Any, dtype: str, rtol: float
+) -> None:
+    z = np.asarray([1e-10 + 0j, 1e-8j, 1e-12 + 1e-12j, -3e-9 + 2e-9j, 1e-5 - 1e-6j], dtype=dtype)
+    result = stand_in.xp.expm1(make(z))
+    assert result.dtype == z.dtype
+    np.testing.assert_allclose(result, np.expm1(z), rtol=rtol, atol=0)
+
+
+# Relative tolerances of complex expm1 against the NumPy backend's: the same
+# formula, with math functions that may differ from NumPy's in the last place.
+EXPM1_RTOL = {"complex64": 1e-6, "complex128": 1e-13}
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_expm1_is_the_numpy_backends_on_special_values(stand_in: Any, dtype: str) -> None:
+    with np.errstate(all="ignore"):
+        z = np.asarray(SPECIAL_COMPLEX, dtype)  # with both signed zeros
+        result = np.asarray(stand_in.xp.expm1(make(z)))
+        expected = NUMPY_BACKEND.xp.expm1(z)
+    assert result.dtype == expected.dtype
+    for got, want in ((result.real, expected.real), (result.imag, expected.imag)):
+        np.testing.assert_allclose(got, want, rtol=EXPM1_RTOL[dtype], atol=0, equal_nan=True)
+        numbers = ~np.isnan(want)
+        np.testing.assert_array_equal(np.signbit(got[numbers]), np.signbit(want[numbers]))
+
+
+def test_real_expm1_is_cupys_own(stand_in: Any) -> None:
+    x = np.asarray([1e-10, -0.0, INF, -INF, NAN], dtype="float32")
+    _assert_identical(stand_in.xp.expm1(make(x)), np.expm1(x))
+
+
+# -- 6. CuPy's 1-D float sort orders NaNs by their bits ------------------------------
+
+
+def _nans_among(dtype: str) -> np.ndarray:
+    """Numbers and NaNs with and without the sign bit, with payloads (at 1, 3, 5, 7)."""
+    size = np.dtype(dtype).itemsize
+    sign, quiet = 1 << (8 * size - 1), {4: 0x7FC00000, 8: 0x7FF8000000000000}[size]
+    nans = np.asarray([sign | quiet, quiet | 3, quiet, sign | quiet | 1], dtype=f"u{size}")
+    model = np.asarray([2.0, 0, 1.0, 0, -INF, 0, INF, 0, -0.0, 0.0], dtype=dtype)
+    model[1:8:2] = nans.view(dtype)
+    return model
+
+
+def _bits_of(values: Any) -> list[int]:
+    values = np.asarray(values)
+    return values.view(f"u{values.dtype.itemsize}").tolist()
+
+
+def test_the_stand_in_sorts_1d_floats_by_their_bits_as_cupy_does(stand_in: Any) -> None:
+    # cupy/cuda/cupy_thrust.cu: a radix sort for 1-D float32/float64
+    model = _nans_among("float64")
+    assert stand_in.cupy.argsort(make(model)).tolist()[:2] == [7, 1]  # before -inf
+    assert not stand_in.cupy.isin(make(np.asarray(1.0)), make(model[:3]))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_sort_keeps_the_bits_of_nans_last_in_index_order(stand_in: Any, dtype: str) -> None:
+    model = _nans_among(dtype)
+    result = stand_in.xp.sort(make(model))
+    np.testing.assert_array_equal(result[:6], np.sort(model)[:6])
+    assert _bits_of(result[6:]) == _bits_of(model[1:8:2])
+    order = stand_in.xp.argsort(make(model))
+    np.testing.assert_array_equal(order, np.argsort(model, stable=True))
+
+
+def test_sorts_that_cupy_does_not_radix_sort_are_cupys_own(stand_in: Any) -> None:
+    two_d = np.stack([_nans_among("float64")] * 2)
+    np.testing.assert_array_equal(stand_in.xp.sort(make(two_d), axis=1), np.sort(two_d, axis=1))
+    np.testing.assert_array_equal(stand_in.xp.argsort(make(two_d), axis=0), [[0] * 10, [1] * 10])
+    integers = np.asarray([3, -1, 2], dtype="int16")
+    np.testing.assert_array_equal(stand_in.xp.sort(make(integers)), [-1, 2, 3])
+    empty = stand_in.xp.sort(make(np.zeros(0, dtype="float32")))
+    assert empty.shape == (0,) and empty.dtype == np.float32
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_unique_functions_count_each_nan_once_after_the_numbers(stand_in: Any, dtype: str) -> None:
+    model = _nans_among(dtype).reshape(2, 5)
+    expected = np.unique_all(model)
+    results = {
+        "unique_all": stand_in.xp.unique_all(make(model)),
+        "unique_counts": stand_in.xp.unique_counts(make(model)),
+        "unique_inverse": stand_in.xp.unique_inverse(make(model)),
+    }
+    for result in results.values():
+        assert _bits_of(result.values[-4:]) == _bits_of(model.ravel()[1:8:2])
+        for field in result._fields:
+            np.testing.assert_array_equal(getattr(result, field), getattr(expected, field))
+    assert results["unique_inverse"].inverse_indices.shape == (2, 5)
+    values = stand_in.xp.unique_values(make(model))
+    assert _bits_of(values) == _bits_of(results["unique_all"].values)
+    zero_d = stand_in.xp.unique_all(make(np.asarray(NAN, dtype=dtype)))
+    assert zero_d.inverse_indices.shape == () and np.isnan(zero_d.values).all()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128", "int32"])
+def test_isin_finds_numbers_among_nans_of_any_sign(stand_in: Any, dtype: str) -> None:
+    x2 = np.asarray([2, 7, 1]) if dtype == "int32" else _nans_among("float64")[:3]
+    if dtype == "float32":
+        x2 = _nans_among(dtype)[:3]
+    x2 = x2.astype(dtype)
+    x1 = np.asarray([1, 2, 3, -1], dtype=dtype)
+    for invert in (False, True):
+        result = stand_in.xp.isin(make(x1), make(x2), invert=invert)
+        np.testing.assert_array_equal(result, np.isin(x1, x2, invert=invert))
