@@ -226,8 +226,10 @@ def _why_a_copy_is_needed(x: Array) -> str | None:
             f"its buffer has {others} other holder(s) (lazy clones, views or NumPy exports) "
             "that must not see a consumer's writes"
         )
-    if x._data.size and backend.must_copy_before_write(x._data):
-        # (an empty view has nothing a consumer could write: it needs no copy)
+    if not x._data.size:
+        return None  # an empty view has nothing a consumer could write: no copy
+    read_only = x._buf is not None and x._buf.read_only  # (a flag CuPy's arrays lose)
+    if read_only or backend.must_copy_before_write(x._data):
         return "its memory cannot be written in place (read-only, or a broadcast view)"
     return None
 
