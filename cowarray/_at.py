@@ -22,10 +22,10 @@ from typing import Any, Final
 
 from . import _cow, _last_use
 from ._array import Array, _backend_value, lazy_clone, new_array, wrap
-from ._dtypes import DEFAULT_INDEX
-from ._indices import drop_out_of_bounds, is_array, resolve
+from ._indices import drop_out_of_bounds, resolve
 from ._last_use import REBOUND
 from ._ops._checks import check_dtypes
+from ._positions import flat_positions, has_integer_arrays
 
 __all__ = ["AtIndexer"]
 
@@ -398,12 +398,10 @@ def _get(x: Array, key: Any, mode: str, fill_value: Any) -> Array:
     resolved = resolve(x, key, mode, "get")
     backend = x._device.backend
     try:
-        if resolved.valid is None and backend.wraps_out_of_range_indices:
-            backend.check_index_bounds(x._data.shape, resolved.index)
-        region = x._data[resolved.index]
-    except IndexError as error:
+        region = _region(x, resolved.index, "get")
+    except IndexError:
         if resolved.valid is None:
-            raise IndexError(f"x.at[...].get: {error}") from None
+            raise
         region = None  # an index into an empty axis: everything is filled below
     if resolved.valid is None:
         return wrap(region, x._device, (x,))
@@ -495,10 +493,10 @@ def _apply_values(x: Array, index: Any, function: Callable[[Array], Array]) -> t
     returned index then lists each position once.
     """
     xp = x._device.backend.xp
-    region = x._data[index]
-    if not _has_integer_arrays(index):
+    region = _region(x, index, "apply")
+    if not has_integer_arrays(index):
         return index, _applied(x, function, wrap(region, x._device, (x,)))
-    flat = xp.reshape(_flat_positions(x, index), (-1,))
+    flat = xp.reshape(flat_positions(xp, x._data.shape, index), (-1,))
     unique = xp.unique_all(flat)
     current = xp.reshape(region, (-1,))[unique.indices]
     counts = unique.counts
@@ -507,6 +505,18 @@ def _apply_values(x: Array, index: Any, function: Callable[[Array], Array]) -> t
         chosen = counts > done
         current[chosen] = _applied(x, function, new_array(current[chosen], None, x._device))
     return _unravel(x, unique.values), current
+
+
+def _region(x: Array, index: Any, method: str) -> Any:
+    """``x``'s backend data at ``index``; an out-of-range index raises IndexError
+    on every backend (CuPy's indexing would wrap it around)."""
+    backend = x._device.backend
+    try:
+        if backend.wraps_out_of_range_indices:
+            backend.check_index_bounds(x._data.shape, index)
+        return x._data[index]
+    except IndexError as error:
+        raise IndexError(f"x.at[...].{method}: {error}") from None
 
 
 def _applied(x: Array, function: Callable[[Array], Array], argument: Array) -> Any:
@@ -522,26 +532,6 @@ def _applied(x: Array, function: Callable[[Array], Array], argument: Array) -> A
             f"{result.shape}; it must work element-wise"
         )
     return _cast_values(x, result, "apply")
-
-
-def _has_integer_arrays(index: Any) -> bool:
-    parts = index if type(index) is tuple else (index,)
-    return any(is_array(p) and p.dtype.kind in "iu" and p.ndim > 0 for p in parts)
-
-
-def _flat_positions(x: Array, index: Any) -> Any:
-    """For each element of ``x[index]``, its position in ``x`` as one integer."""
-    xp = x._device.backend.xp
-    shape = x._data.shape
-    flat: Any = 0
-    stride = 1
-    for axis in reversed(range(len(shape))):
-        line_shape = tuple(n if i == axis else 1 for i, n in enumerate(shape))
-        line = xp.reshape(xp.arange(shape[axis], dtype=DEFAULT_INDEX), line_shape)
-        # A zero-stride view of x's shape: indexing it costs only the result.
-        flat = flat + xp.broadcast_to(line, shape)[index] * stride
-        stride *= shape[axis]
-    return flat
 
 
 def _unravel(x: Array, flat: Any) -> tuple[Any, ...]:

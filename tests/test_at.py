@@ -278,8 +278,10 @@ def test_raise_mode_names_the_offending_index_and_changes_nothing(
     for index in (7, ca.asarray([0, 7], device=backend_device), -6):
         with pytest.raises(IndexError, match=r"index -?[67] is out of bounds for axis 0"):
             x.at[index].add(1.0)
-        with pytest.raises(IndexError, match=r"out of bounds"):
+        with pytest.raises(IndexError, match=r"x.at\[...\].get: index -?[67] is out of bounds"):
             x.at[index].get()
+        with pytest.raises(IndexError, match=r"x.at\[...\].apply: index -?[67] is out of bounds"):
+            x.at[index].apply(lambda v: v * 10.0)
     np.testing.assert_array_equal(to_numpy(x), base)
 
 
