@@ -58,6 +58,7 @@ from typing import Any, Final
 import cupy
 import numpy as np
 
+from .._positions import flat_positions, has_integer_arrays
 from ._cupy_namespace import check_index_bounds, missing_standard_names, standard_namespace
 
 __all__ = [
@@ -427,7 +428,7 @@ class CupyBackend:
         """
         with self._current():
             check_index_bounds(target.shape, index)
-            if not _has_integer_arrays(index):
+            if not has_integer_arrays(index):
                 if op == "set":
                     target[index] = values
                 else:
@@ -561,31 +562,9 @@ def _accumulates_on_gpu(op: str, dtype: Any) -> bool:
     return dtype.name in _GPU_ACCUMULATES.get(op, ())
 
 
-def _has_integer_arrays(index: Any) -> bool:
-    parts = index if isinstance(index, tuple) else (index,)
-    return any(isinstance(part, cupy.ndarray) and part.dtype.kind in "iu" for part in parts)
-
-
-def _flat_positions(shape: tuple[int, ...], index: Any) -> Any:
-    """The C-order position in ``shape`` of each element ``index`` selects.
-
-    Indexes one zero-copy broadcast ``arange`` per axis, so it costs the size
-    of the selection, not of the array.
-    """
-    positions: Any = None
-    factor = 1
-    for axis in reversed(range(len(shape))):
-        along = cupy.arange(shape[axis], dtype=cupy.int64) * factor
-        along = along.reshape((shape[axis],) + (1,) * (len(shape) - axis - 1))
-        selected = cupy.broadcast_to(along, shape)[index]
-        positions = selected if positions is None else positions + selected
-        factor *= shape[axis]
-    return positions
-
-
 def _update_through_host(target: Any, index: Any, values: Any, op: str) -> None:
     """The update on the host, in index order, moving only the touched elements."""
-    positions = _flat_positions(target.shape, index)
+    positions = flat_positions(cupy, target.shape, index)
     if not positions.size:
         return
     spread = cupy.broadcast_to(cupy.asarray(values, dtype=target.dtype), positions.shape)
