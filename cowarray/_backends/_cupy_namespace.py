@@ -213,10 +213,14 @@ def check_index_bounds(shape: tuple[int, ...], index: Any) -> None:
     """Raise IndexError, as NumPy would, if an integer index array leaves ``shape``.
 
     CuPy wraps such indices around. Scalar integers and slices are left to
-    CuPy, which checks them. One read back from the GPU per index array.
+    CuPy, which checks them, as is an index with more parts than ``shape`` has
+    axes (CuPy says "too many indices"). One read back from the GPU per index
+    array.
     """
     parts = index if isinstance(index, tuple) else (index,)
     consumed = sum(_axes_taken(part) for part in parts)
+    if consumed > len(shape):
+        return
     axis = 0
     for part in parts:
         if part is Ellipsis:

@@ -281,6 +281,12 @@ def test_index_update_refuses_out_of_bounds_index_arrays_before_writing(
     assert (target == 0).all()
 
 
+def test_an_index_with_too_many_parts_is_left_to_cupy_to_refuse(stand_in: Any) -> None:
+    # CuPy then says "too many indices", as NumPy; the check must not fail first
+    stand_in.check_index_bounds((3,), (0, make([0])))
+    stand_in.check_index_bounds((3,), (make([0]), Ellipsis, make([9])))
+
+
 def test_index_update_accepts_masks_and_indices_in_bounds(backend: Any) -> None:
     target = make(np.zeros((3, 4)))
     backend.index_update(target, (make(np.array([True, False, True])), make([-1, 3])), 5.0, "set")
