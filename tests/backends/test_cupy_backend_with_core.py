@@ -345,3 +345,13 @@ def test_eig_runs_on_the_host_where_cusolver_has_no_geev(
     for part, want in zip(parts, wanted, strict=True):
         assert isinstance(part, FakeArray)
         np.testing.assert_allclose(np.asarray(part), want)
+
+
+def test_a_read_only_gpu_import_is_not_exported_writable_without_a_copy(gpu: ca.Device) -> None:
+    producer = _producer([1.0, 2.0], writable=False)
+    y = ca.from_dlpack(producer)
+    with pytest.raises(BufferError, match="cannot be written in place"):
+        y.__dlpack__(copy=False, max_version=(1, 0))
+    capsule = y.__dlpack__(max_version=(1, 0))  # copy=None: a private copy goes out
+    del capsule
+    assert producer[0] == 1.0
