@@ -200,14 +200,14 @@ def _foreign(data: Any, device: Device) -> Array:
     return _dlpack.import_foreign(data, device)
 
 
-def _scalar_argument(value: object, name: str) -> bool | int | float | complex:
+def _scalar_argument(
+    value: object, name: str, kinds: str = "bool, int, float or complex"
+) -> bool | int | float | complex:
     """``value`` as a Python scalar; a TypeError naming the argument otherwise."""
     try:
         return normalize_scalar(value)
     except TypeError:
-        raise TypeError(
-            f"{name} must be a Python bool, int, float or complex, got {type(value).__name__}"
-        ) from None
+        raise TypeError(f"{name} must be a Python {kinds}, got {type(value).__name__}") from None
 
 
 def _fill_dtype(fill_value: object, dtype: Any) -> Any:
@@ -375,9 +375,9 @@ def full_like(
 
 
 def _real_scalar(value: object, name: str) -> int | float:
-    scalar = _scalar_argument(value, name)
+    scalar = _scalar_argument(value, name, "int or float")
     if isinstance(scalar, complex):
-        raise TypeError(f"{name} must be a real number, got {value!r}")
+        raise TypeError(f"{name} must be a Python int or float, got {value!r}")
     return scalar
 
 
