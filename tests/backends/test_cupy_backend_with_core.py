@@ -9,7 +9,6 @@ which stream waits for which event; tests/gpu/ checks the same on a GPU.
 
 from __future__ import annotations
 
-import ctypes
 import gc
 import types
 import weakref
@@ -17,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _dlpack_layout import IS_COPIED, versioned_flags
 from _stand_in import FakeArray, FakeStream, make
 
 import cowarray as ca
@@ -189,32 +189,13 @@ def test_the_stand_in_wraps_out_of_range_indices_as_cupy_does() -> None:
     np.testing.assert_array_equal(np.asarray(data), [10.0, -1.0, 30.0])
 
 
-class _VersionedHead(ctypes.Structure):
-    # DLManagedTensorVersioned up to its flags (DLPack 1.0)
-    _fields_ = (
-        ("major", ctypes.c_uint32),
-        ("minor", ctypes.c_uint32),
-        ("manager_ctx", ctypes.c_void_p),
-        ("deleter", ctypes.c_void_p),
-        ("flags", ctypes.c_uint64),
-    )
-
-
-def _flags(capsule: Any) -> int:
-    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-    get_pointer.restype = ctypes.c_void_p
-    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-    head = _VersionedHead.from_address(get_pointer(capsule, b"dltensor_versioned"))
-    return int(head.flags)
-
-
 def test_a_copy_exported_through_dlpack_says_it_is_a_copy(gpu: ca.Device) -> None:
     # CuPy exports our private copy as it would any array: cowarray sets the flag
     x = ca.asarray([1.0, 2.0], device=gpu)
     copied = x.__dlpack__(max_version=(1, 0), copy=True)
-    assert _flags(copied) & 0b10  # IS_COPIED
+    assert versioned_flags(copied) & IS_COPIED
     shared = x.__dlpack__(max_version=(1, 0))
-    assert not _flags(shared) & 0b10
+    assert not versioned_flags(shared) & IS_COPIED
 
 
 @pytest.mark.parametrize("version", ["13.6.0", "12.3.0", "unknown"])
@@ -256,7 +237,7 @@ def test_numpy_takes_a_host_copy_of_a_gpu_array_through_dlpack(gpu: ca.Device) -
     host[0] = -1.0  # a copy: x keeps its values, and was never exposed
     assert_equal_to_model(x, np.array([1.0, 2.0, 3.0]))
     assert ca.cow_info(x).state == "private"
-    assert _flags(x.__dlpack__(max_version=(1, 0), dl_device=(1, 0))) & 0b10  # IS_COPIED
+    assert versioned_flags(x.__dlpack__(max_version=(1, 0), dl_device=(1, 0))) & IS_COPIED
     with pytest.raises(BufferError, match="needs a copy"):
         x.__dlpack__(dl_device=(1, 0), copy=False)
     with pytest.raises(BufferError, match="dl_device=\\(3, 0\\)"):
@@ -355,3 +336,25 @@ def test_a_read_only_gpu_import_is_not_exported_writable_without_a_copy(gpu: ca.
     capsule = y.__dlpack__(max_version=(1, 0))  # copy=None: a private copy goes out
     del capsule
     assert producer[0] == 1.0
+
+
+def test_a_write_waits_on_its_own_gpu_while_another_is_current(
+    stand_in: types.ModuleType, gpu: ca.Device
+) -> None:
+    # The legacy default stream is per device: the wait must be issued with
+    # the array's GPU current, whichever GPU the caller made current.
+    current_at_wait: list[int] = []
+
+    class Recording(FakeStream):
+        def wait_event(self, event: Any) -> None:
+            current_at_wait.append(stand_in.fake.current_device)
+            super().wait_event(event)
+
+    x = ca.arange(6.0, device=gpu)
+    y = ca.lazy_clone(x)
+    stand_in.fake.current = FakeStream(1)
+    y[0] = -1.0  # a copy out of x's memory, still running
+    stand_in.fake.current = Recording(0)
+    stand_in.fake.current_device = 1
+    x[0] = 10.0
+    assert current_at_wait == [0]

@@ -6,37 +6,17 @@ the consumer's writes; the buffer is exposed exactly while a consumer holds it.
 
 from __future__ import annotations
 
-import ctypes
 import gc
 from typing import Any
 
 import numpy as np
 import pytest
+from _dlpack_layout import IS_COPIED, READ_ONLY, capsule_name, versioned_flags
 
 import cowarray as ca
 from cowarray import _cow
 
 torch = pytest.importorskip("torch")
-
-_IS_COPIED = 1 << 1
-_READ_ONLY = 1 << 0
-
-
-def _versioned_flags(capsule: Any) -> int:
-    """The flags field of a DLManagedTensorVersioned capsule (DLPack 1.0 layout)."""
-    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-    get_pointer.restype = ctypes.c_void_p
-    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-    address = get_pointer(capsule, b"dltensor_versioned")
-    # version (2 x uint32), manager_ctx (void*), deleter (fn*), then uint64 flags
-    return ctypes.c_uint64.from_address(address + 8 + 8 + 8).value
-
-
-def _capsule_name(capsule: Any) -> bytes:
-    get_name = ctypes.pythonapi.PyCapsule_GetName
-    get_name.restype = ctypes.c_char_p
-    get_name.argtypes = [ctypes.py_object]
-    return bytes(get_name(capsule))
 
 
 class _Recorder:
@@ -159,14 +139,14 @@ def test_export_and_exposure_end_are_seen_by_an_observer() -> None:
 def test_capsule_version_follows_max_version(max_version: Any, name: bytes) -> None:
     x = ca.arange(3)
     capsule = x.__dlpack__(max_version=max_version)
-    assert _capsule_name(capsule) == name
+    assert capsule_name(capsule) == name
     np.testing.assert_array_equal(torch.from_dlpack(capsule).numpy(), [0, 1, 2])
 
 
 def test_copy_true_exports_an_independent_copy_flagged_is_copied() -> None:
     x = ca.asarray([1.0, 2.0])
     capsule = x.__dlpack__(max_version=(1, 0), copy=True)
-    assert _versioned_flags(capsule) & _IS_COPIED
+    assert versioned_flags(capsule) & IS_COPIED
     assert ca.cow_info(x).state == "private"  # a copy exposes nothing
     t = torch.from_dlpack(capsule)
     t[0] = 9.0
@@ -176,7 +156,7 @@ def test_copy_true_exports_an_independent_copy_flagged_is_copied() -> None:
 def test_zero_copy_export_is_writable_and_not_flagged_copied(backend_device: ca.Device) -> None:
     x = ca.asarray([1.0, 2.0], device=backend_device)
     capsule = x.__dlpack__(max_version=(1, 0))
-    assert _versioned_flags(capsule) & (_IS_COPIED | _READ_ONLY) == 0
+    assert versioned_flags(capsule) & (IS_COPIED | READ_ONLY) == 0
     del capsule
 
 
@@ -243,7 +223,7 @@ def test_negative_strides_export_a_compact_copy() -> None:
     # DLPack allows negative strides but torch aborts the process on them.
     x = ca.flip(ca.arange(5))
     capsule = x.__dlpack__(max_version=(1, 0))
-    assert _versioned_flags(capsule) & _IS_COPIED
+    assert versioned_flags(capsule) & IS_COPIED
     t = torch.from_dlpack(capsule)
     np.testing.assert_array_equal(t.numpy(), [4, 3, 2, 1, 0])
     t[0] = 100

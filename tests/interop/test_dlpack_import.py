@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _dlpack_layout import tensor_head
 
 import cowarray as ca
 from cowarray import _cow
@@ -262,23 +263,11 @@ def test_import_is_seen_by_an_observer() -> None:
     assert kinds == [("import", True), ("import", False)]
 
 
-def _set_capsule_device(capsule: Any, device: tuple[int, int]) -> None:
-    """Rewrite an unconsumed capsule's DLTensor device (an unversioned capsule
-    starts with its DLTensor: ``void* data``, then the device)."""
-    import ctypes
-
-    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-    get_pointer.restype = ctypes.c_void_p
-    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-    pointer = get_pointer(capsule, b"dltensor")
-    fields = (ctypes.c_int32 * 2).from_address(pointer + ctypes.sizeof(ctypes.c_void_p))
-    fields[0], fields[1] = device
-
-
 def test_a_bare_capsule_is_imported_onto_the_device_it_names() -> None:
     # A capsule of GPU memory must not go to NumPy: its device decides the backend.
     capsule = np.arange(3.0).__dlpack__()
-    _set_capsule_device(capsule, (2, 99))
+    head = tensor_head(capsule)
+    head.device.device_type, head.device.device_id = 2, 99
     with pytest.raises(BufferError, match=r"CUDA memory \(device 99\)"):
         ca.from_dlpack(capsule)
     host = np.arange(3.0)
