@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _inputs import bits, nans_and_numbers, positive_definite
 from _stand_in import RELEASES, FakeArray, load_backend_module, make
 
 from cowarray._backends.numpy import NUMPY_BACKEND
@@ -40,12 +41,6 @@ def release(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
     Not tests/conftest.py's ``stand_in`` (the backend module, newest release only).
     """
     return _namespace(monkeypatch, request.param)
-
-
-def _spd(shape: tuple[int, ...], dtype: str) -> np.ndarray:
-    """A stack of Hermitian positive-definite matrices."""
-    a = RNG.standard_normal(shape) + (1j * RNG.standard_normal(shape) if "complex" in dtype else 0)
-    return (a @ np.conj(np.swapaxes(a, -1, -2)) + shape[-1] * np.eye(shape[-1])).astype(dtype)
 
 
 def test_every_release_gets_every_standard_name(release: Any) -> None:
@@ -81,7 +76,7 @@ def test_the_stand_in_refuses_the_standards_linalg_keywords_as_cupy_does(release
 @pytest.mark.parametrize("dtype", ["float64", "complex64"])
 @pytest.mark.parametrize("upper", [False, True])
 def test_cholesky_gives_the_factor_asked_for(release: Any, dtype: str, upper: bool) -> None:
-    a = _spd((2, 3, 3), dtype)
+    a = positive_definite(RNG, (2, 3, 3), dtype)
     result = release.xp.linalg.cholesky(make(a), upper=upper)
     expected = np.linalg.cholesky(a, upper=upper)
     np.testing.assert_allclose(result, expected, rtol=1e-5)
@@ -155,7 +150,7 @@ def test_pinv_broadcasts_an_array_rtol_over_the_stack(release: Any) -> None:
 def test_solve_broadcasts_the_stacks_as_the_standard_says(
     release: Any, a_shape: tuple[int, ...], b_shape: tuple[int, ...]
 ) -> None:
-    a, b = _spd(a_shape, "float64"), RNG.standard_normal(b_shape)
+    a, b = positive_definite(RNG, a_shape, "float64"), RNG.standard_normal(b_shape)
     result = release.xp.linalg.solve(make(a), make(b))
     expected = np.linalg.solve(a, b)
     assert result.shape == expected.shape
@@ -547,40 +542,25 @@ def test_real_expm1_is_cupys_own(release: Any) -> None:
 # -- 6. CuPy's 1-D float sort orders NaNs by their bits ------------------------------
 
 
-def _nans_among(dtype: str) -> np.ndarray:
-    """Numbers and NaNs with and without the sign bit, with payloads (at 1, 3, 5, 7)."""
-    size = np.dtype(dtype).itemsize
-    sign, quiet = 1 << (8 * size - 1), {4: 0x7FC00000, 8: 0x7FF8000000000000}[size]
-    nans = np.asarray([sign | quiet, quiet | 3, quiet, sign | quiet | 1], dtype=f"u{size}")
-    model = np.asarray([2.0, 0, 1.0, 0, -INF, 0, INF, 0, -0.0, 0.0], dtype=dtype)
-    model[1:8:2] = nans.view(dtype)
-    return model
-
-
-def _bits_of(values: Any) -> list[int]:
-    values = np.asarray(values)
-    return values.view(f"u{values.dtype.itemsize}").tolist()
-
-
 def test_the_stand_in_sorts_1d_floats_by_their_bits_as_cupy_does(release: Any) -> None:
     # cupy/cuda/cupy_thrust.cu: a radix sort for 1-D float32/float64
-    model = _nans_among("float64")
+    model = nans_and_numbers("float64")
     assert release.cupy.argsort(make(model)).tolist()[:2] == [7, 1]  # before -inf
     assert not release.cupy.isin(make(np.asarray(1.0)), make(model[:3]))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_sort_keeps_the_bits_of_nans_last_in_index_order(release: Any, dtype: str) -> None:
-    model = _nans_among(dtype)
+    model = nans_and_numbers(dtype)
     result = release.xp.sort(make(model))
     np.testing.assert_array_equal(result[:6], np.sort(model)[:6])
-    assert _bits_of(result[6:]) == _bits_of(model[1:8:2])
+    assert bits(result[6:]) == bits(model[1:8:2])
     order = release.xp.argsort(make(model))
     np.testing.assert_array_equal(order, np.argsort(model, stable=True))
 
 
 def test_sorts_that_cupy_does_not_radix_sort_are_cupys_own(release: Any) -> None:
-    two_d = np.stack([_nans_among("float64")] * 2)
+    two_d = np.stack([nans_and_numbers("float64")] * 2)
     np.testing.assert_array_equal(release.xp.sort(make(two_d), axis=1), np.sort(two_d, axis=1))
     np.testing.assert_array_equal(release.xp.argsort(make(two_d), axis=0), [[0] * 10, [1] * 10])
     integers = np.asarray([3, -1, 2], dtype="int16")
@@ -591,7 +571,7 @@ def test_sorts_that_cupy_does_not_radix_sort_are_cupys_own(release: Any) -> None
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_unique_functions_count_each_nan_once_after_the_numbers(release: Any, dtype: str) -> None:
-    model = _nans_among(dtype).reshape(2, 5)
+    model = nans_and_numbers(dtype).reshape(2, 5)
     expected = np.unique_all(model)
     results = {
         "unique_all": release.xp.unique_all(make(model)),
@@ -599,21 +579,21 @@ def test_unique_functions_count_each_nan_once_after_the_numbers(release: Any, dt
         "unique_inverse": release.xp.unique_inverse(make(model)),
     }
     for result in results.values():
-        assert _bits_of(result.values[-4:]) == _bits_of(model.ravel()[1:8:2])
+        assert bits(result.values[-4:]) == bits(model.ravel()[1:8:2])
         for field in result._fields:
             np.testing.assert_array_equal(getattr(result, field), getattr(expected, field))
     assert results["unique_inverse"].inverse_indices.shape == (2, 5)
     values = release.xp.unique_values(make(model))
-    assert _bits_of(values) == _bits_of(results["unique_all"].values)
+    assert bits(values) == bits(results["unique_all"].values)
     zero_d = release.xp.unique_all(make(np.asarray(NAN, dtype=dtype)))
     assert zero_d.inverse_indices.shape == () and np.isnan(zero_d.values).all()
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex128", "int32"])
 def test_isin_finds_numbers_among_nans_of_any_sign(release: Any, dtype: str) -> None:
-    x2 = np.asarray([2, 7, 1]) if dtype == "int32" else _nans_among("float64")[:3]
+    x2 = np.asarray([2, 7, 1]) if dtype == "int32" else nans_and_numbers("float64")[:3]
     if dtype == "float32":
-        x2 = _nans_among(dtype)[:3]
+        x2 = nans_and_numbers(dtype)[:3]
     x2 = x2.astype(dtype)
     x1 = np.asarray([1, 2, 3, -1], dtype=dtype)
     for invert in (False, True):
