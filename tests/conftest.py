@@ -32,8 +32,18 @@ def backend_device(request: pytest.FixtureRequest) -> object:
     return request.param
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the ``every_device`` marker."""
+    config.addinivalue_line(
+        "markers",
+        "every_device: the test picks its devices itself (among cowarray.testing's"
+        " available_devices), so the stand-in GPU run keeps it",
+    )
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """In the stand-in GPU run (see the root conftest.py), keep the cuda tests only."""
+    """In the stand-in GPU run (see the root conftest.py), keep the cuda tests only:
+    those parametrized with a cuda device, and those marked ``every_device``."""
     if os.environ.get("COWARRAY_TEST_STAND_IN_GPU") != "1":
         return
     on_gpu = [item for item in items if _runs_on_cuda(item)]
@@ -42,6 +52,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def _runs_on_cuda(item: pytest.Item) -> bool:
+    if item.get_closest_marker("every_device") is not None:
+        return True
     params = getattr(getattr(item, "callspec", None), "params", {})
     return any(isinstance(value, Device) and value.kind == "cuda" for value in params.values())
 

@@ -15,22 +15,27 @@ def host(x: ca.Array) -> np.ndarray:
     return to_numpy(x)
 
 
-# Relative tolerance by precision: a few units in the last place for 16 and
-# 32 bits (a GPU's math library rounds differently from NumPy's, so equality to
-# the bit would fail there), and well inside float64's precision for 64 bits.
-_RTOL = {2: 4e-3, 4: 1e-6, 8: 1e-12}
+# Relative tolerance on a GPU, by precision: a few units in the last place for
+# 16 and 32 bits (a GPU's math library rounds differently from NumPy's, so
+# equality to the bit would fail there), well inside float64's precision for
+# 64 bits. On the cpu cowarray computes with NumPy itself: 1e-12 for every float.
+_GPU_RTOL = {2: 4e-3, 4: 1e-6, 8: 1e-12}
+_CPU_RTOL = 1e-12
 
 
-def _rtol(dtype: Any) -> float:
-    """The relative tolerance of assert_matches for a floating-point ``dtype``."""
-    return _RTOL[np.finfo(dtype).dtype.itemsize]
+def _rtol(dtype: Any, device: ca.Device) -> float:
+    """The relative tolerance of assert_matches for a floating-point ``dtype`` on ``device``."""
+    if device.kind != "cuda":
+        return _CPU_RTOL
+    return _GPU_RTOL[np.finfo(dtype).dtype.itemsize]
 
 
 def assert_matches(result: Any, expected: Any, *, exact: bool = False) -> None:
     """``result`` is a cowarray Array equal to ``expected`` in dtype, shape and values.
 
-    Booleans and integers must be equal; floating-point values may differ by
-    a few units in the last place (see ``_RTOL``), unless ``exact``.
+    Booleans and integers must be equal; floating-point values to 1e-12
+    relative, or, on a cuda device, to a few units in the last place for 16
+    and 32 bits (see ``_GPU_RTOL``); ``exact`` asks for equality everywhere.
     """
     assert type(result) is ca.Array, type(result)
     expected = np.asarray(expected)
@@ -40,7 +45,8 @@ def assert_matches(result: Any, expected: Any, *, exact: bool = False) -> None:
     if exact or got.dtype.kind in "biu":
         np.testing.assert_array_equal(got, expected)
     else:
-        np.testing.assert_allclose(got, expected, rtol=_rtol(got.dtype), atol=0, equal_nan=True)
+        rtol = _rtol(got.dtype, result.device)
+        np.testing.assert_allclose(got, expected, rtol=rtol, atol=0, equal_nan=True)
 
 
 def _different(value: Any) -> Any:

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _inputs import positive_definite
 
 import cowarray as ca
 from cowarray.testing import to_numpy
@@ -28,10 +29,8 @@ def _random(shape: tuple[int, ...], dtype: str = "float64") -> np.ndarray:
 
 
 def _spd(shape: tuple[int, ...], dtype: str = "float64") -> np.ndarray:
-    """A stack of Hermitian positive-definite matrices."""
-    a = _random(shape, dtype)
-    n = shape[-1]
-    return (a @ np.conj(np.swapaxes(a, -1, -2)) + n * np.eye(n)).astype(dtype)
+    """A stack of Hermitian positive-definite matrices (drawn as ``_random``'s inputs)."""
+    return positive_definite(RNG, shape, dtype)
 
 
 def _tolerance(dtype: Any) -> float:

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 from _compare import assert_matches, assert_value, host, strided
+from _inputs import NAN_BITS
 
 import cowarray as ca
 
@@ -90,15 +91,6 @@ def test_isin_refuses_bad_input() -> None:
         ca.isin(ca.asarray([1]), ca.asarray([1.0]))
     with pytest.raises(TypeError, match="invert"):
         ca.isin(ca.asarray([1]), 1, invert=None)  # type: ignore[arg-type]
-
-
-# NaNs with and without the sign bit (x86 makes inf - inf and 0 / 0 so) and
-# with payloads: CuPy's 1-D radix sort, which unique_* and isin use, orders
-# NaNs by their bits.
-NAN_BITS = {
-    "float32": [0xFFC00000, 0x7FC00003, 0x7FC00000, 0xFFC00001],
-    "float64": [0xFFF8000000000000, 0x7FF8000000000003, 0x7FF8000000000000, 0xFFF8000000000001],
-}
 
 
 def _with_nans(dtype: str, values: list[float], where: list[int]) -> np.ndarray:

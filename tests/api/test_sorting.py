@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 from _compare import assert_matches, assert_value, host, strided
+from _inputs import bits, nans_and_numbers
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis.extra.array_api import make_strategies_namespace
 
@@ -100,27 +101,6 @@ def test_sort_keeps_signed_zeros_in_their_original_order(
     assert np.signbit(zeros).tolist() == [False, True, True, False]
 
 
-# NaNs by their bits: with the sign bit (x86 makes inf - inf and 0 / 0 so) and
-# with payloads. CuPy's 1-D radix sort orders NaNs by these bits.
-NAN_BITS = {
-    "float32": [0xFFC00000, 0x7FC00003, 0x7FC00000, 0xFFC00001],
-    "float64": [0xFFF8000000000000, 0x7FF8000000000003, 0x7FF8000000000000, 0xFFF8000000000001],
-}
-
-
-def nans_and_numbers(dtype: str) -> np.ndarray:
-    """Numbers with the NaNs of ``NAN_BITS`` among them (at 1, 3, 5 and 7)."""
-    size = np.dtype(dtype).itemsize
-    nans = np.asarray(NAN_BITS[dtype], dtype=f"u{size}").view(dtype)
-    model = np.asarray([2.0, 0, 1.0, 0, -math.inf, 0, math.inf, 0, -0.0, 0.0], dtype=dtype)
-    model[1:8:2] = nans
-    return model
-
-
-def _bits(values: np.ndarray) -> list[int]:
-    return values.view(f"u{values.dtype.itemsize}").tolist()
-
-
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("descending", [False, True])
 def test_sort_puts_nans_of_any_sign_and_payload_last(
@@ -132,7 +112,7 @@ def test_sort_puts_nans_of_any_sign_and_payload_last(
     nans, rest = (result[:4], result[4:]) if descending else (result[-4:], result[:-4])
     assert_matches(ca.asarray(rest), numbers[::-1] if descending else numbers)
     assert np.isnan(nans).all()
-    assert sorted(_bits(nans)) == sorted(_bits(model[np.isnan(model)]))
+    assert sorted(bits(nans)) == sorted(bits(model[np.isnan(model)]))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])

@@ -16,6 +16,10 @@ A few kernels compute as CuPy's do where NumPy's give other numbers: complex
 ``nextafter``, ``floor``, ``ceil``, ``trunc``, ``sign`` and ``square`` (not
 in the other functions), and the 1-D float32/float64 sort by the bits (NaNs
 with the sign bit first) that ``argsort``, ``unique_*`` and ``isin`` also use.
+Its scatters are CuPy's too: of several values set at one position the first
+stays (NumPy: the last; CuPy: any), and ``ufunc.at`` with index arrays takes
+only the dtypes CuPy's atomics do, its float ``maximum``/``minimum`` dropping
+NaN and comparing float64 through float32.
 It simulates one CuPy release (``release=``, 14.0 to 14.2; the newest by
 default): what a release lacks is left out, its ``reshape``, ``repeat`` and
 ``sign`` behave as in that release. Its arrays export DLPack capsules that say
@@ -29,6 +33,7 @@ import collections
 import ctypes
 import importlib.machinery
 import importlib.util
+import math
 import operator
 import os
 import sys
@@ -82,17 +87,43 @@ def _ndim_taken(part: Any) -> int:
     return int(part.ndim) if is_mask else 1
 
 
+def _has_integer_arrays(key: Any) -> bool:
+    parts = key if isinstance(key, tuple) else (key,)
+    return any(isinstance(part, np.ndarray) and part.dtype.kind in "iu" for part in parts)
+
+
+def _first_writes(shape: tuple[int, ...], key: Any, value: Any) -> tuple[Any, Any]:
+    """``key`` and ``value`` cut down to the first write to each position.
+
+    Where an index array repeats a position, CuPy's scatter stores one of the
+    values written there, which one undefined. The stand-in keeps the first
+    (NumPy keeps the last), so that code counting on NumPy's order fails here.
+    """
+    positions = np.arange(math.prod(shape)).reshape(shape)[key]
+    unique, first = np.unique(positions.ravel(), return_index=True)
+    if unique.size == positions.size:
+        return key, value
+    values = np.asarray(value)
+    values = values.reshape(values.shape[max(values.ndim - positions.ndim, 0) :])
+    spread = np.broadcast_to(values, positions.shape).ravel()
+    return np.unravel_index(unique, shape), spread[first]
+
+
 class FakeArray(np.ndarray):
     """Stands in for ``cupy.ndarray`` (NumPy collapses view chains as CuPy does).
 
-    Integer index arrays out of range wrap around instead of raising, as in CuPy.
+    Integer index arrays out of range wrap around instead of raising, as in
+    CuPy; of several values set at one position, the first stays (CuPy: any).
     """
 
     def __getitem__(self, key: Any) -> Any:
         return super().__getitem__(_wrapped(self.shape, key))
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        super().__setitem__(_wrapped(self.shape, key), value)
+        key = _wrapped(self.shape, key)
+        if _has_integer_arrays(key):
+            key, value = _first_writes(self.shape, key, value)
+        super().__setitem__(key, value)
 
     @property
     def device(self) -> Any:
@@ -388,6 +419,91 @@ def fake_reshape(a: Any, newshape: Any, order: str = "C", *, copy: bool | None =
 def fake_reshape_before_14_2(a: Any, newshape: Any, order: str = "C") -> Any:
     """``cupy.reshape`` before 14.2: no ``copy``."""
     return _as_fake(np.reshape(a, newshape, order=order))
+
+
+# -- ufunc.at: CuPy's scatter ------------------------------------------------------
+#
+# With an integer index array (or several index arrays) CuPy's ufunc.at runs
+# _scatter_op_single (cupy/_core/_routines_indexing.pyx): CUDA atomics, for a
+# few dtypes only. Other indices update in place, as NumPy's .at does.
+
+# The dtypes of each ufunc's scatter, and the release whose scatter took int64.
+_SCATTER_DTYPES = {
+    "add": ("int32", "float16", "float32", "float64", "uint32", "uint64"),
+    "subtract": ("int32", "uint32"),
+    "maximum": ("int32", "float32", "float64", "uint32", "uint64"),
+    "minimum": ("int32", "float32", "float64", "uint32", "uint64"),
+    "bitwise_and": ("int32", "int64", "uint32", "uint64"),
+    "bitwise_or": ("int32", "int64", "uint32", "uint64"),
+    "bitwise_xor": ("int32", "int64", "uint32", "uint64"),
+}
+_SCATTERS_INT64_SINCE = {"add": (14, 1), "maximum": (14, 1), "minimum": (14, 1)}
+# CuPy's float atomicMax/atomicMin (cupy/_core/include/cupy/atomics.cuh) compare
+# with fmaxf/fminf, also for double: NaN is dropped, a double goes through float.
+_NAN_DROPPING = {"maximum": np.fmax, "minimum": np.fmin}
+
+
+class FakeUfunc:
+    """A CuPy ufunc: NumPy's ``ufunc`` when called, CuPy's scatter as ``.at``."""
+
+    def __init__(self, ufunc: np.ufunc, release: tuple[int, int]) -> None:
+        self.ufunc = ufunc
+        self.__doc__ = ufunc.__doc__
+        dtypes = _SCATTER_DTYPES.get(ufunc.__name__)
+        since = _SCATTERS_INT64_SINCE.get(ufunc.__name__)
+        if dtypes is not None and since is not None and release >= since:
+            dtypes = (*dtypes, "int64")
+        #: The dtypes CuPy's scatter takes; None: CuPy has no ``.at`` for this ufunc.
+        self.scatter_dtypes = dtypes
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.ufunc(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "ufunc":  # not set yet (copy, pickle): no recursion
+            raise AttributeError(name)
+        return getattr(self.ufunc, name)  # reduce, nin, __name__, ...
+
+    def at(self, a: Any, indices: Any, b: Any = None) -> None:
+        """``ufunc.at`` as CuPy's: TypeError for a dtype its atomics lack,
+        NaN dropped by floating ``maximum``/``minimum``, doubles compared as floats."""
+        name = self.ufunc.__name__
+        if self.scatter_dtypes is None:
+            raise NotImplementedError(f"`{name}.at` is not supported yet")
+        key = _wrapped(a.shape, indices)
+        target = np.asarray(a)
+        if not _scatters(key):
+            self.ufunc.at(target, key, b)
+        elif a.dtype.name not in self.scatter_dtypes:
+            raise TypeError(
+                f"cupy.{name}.at only supports {', '.join(self.scatter_dtypes)} as data type"
+            )
+        elif name in _NAN_DROPPING and a.dtype.kind == "f":
+            _compare_through_float32(_NAN_DROPPING[name], target, key, b)
+        else:
+            self.ufunc.at(target, key, b)
+
+
+def _scatters(key: Any) -> bool:
+    """Whether CuPy's ``ufunc.at`` scatters with atomics at ``key``: an integer
+    index array, or more than one index array."""
+    parts = key if isinstance(key, tuple) else (key,)
+    arrays = [part for part in parts if isinstance(part, np.ndarray)]
+    return len(arrays) > 1 or _has_integer_arrays(key)
+
+
+def _compare_through_float32(
+    nan_dropping: np.ufunc, target: np.ndarray, key: Any, values: Any
+) -> None:
+    """``atomicMax``/``atomicMin`` of float32 values at ``key``: ``fmaxf(value,
+    stored)`` for each, so NaN values are dropped and a float64 target ends up
+    holding float32 numbers at the positions touched."""
+    touched = np.zeros(target.shape, dtype=bool)
+    touched[key] = True
+    with np.errstate(all="ignore"):
+        work = target.astype(np.float32)
+        nan_dropping.at(work, key, np.asarray(values, dtype=target.dtype).astype(np.float32))
+    np.copyto(target, work, where=touched)
 
 
 # -- CuPy's kernels where they compute differently from NumPy's -----------------
@@ -700,8 +816,10 @@ def fake_cupy(release: tuple[int, int] = RELEASES[-1], missing: tuple[str, ...] 
         if name.startswith("_") or name in gaps:
             continue
         value = getattr(np, name)
-        if callable(value) and not isinstance(value, type | np.ufunc):
-            value = _returning_fakes(value)  # ufuncs keep .at and return FakeArrays
+        if isinstance(value, np.ufunc):
+            value = FakeUfunc(value, release)  # returns FakeArrays, as NumPy's ufunc does
+        elif callable(value) and not isinstance(value, type):
+            value = _returning_fakes(value)
         setattr(module, name, value)
     module.take = fake_take
     module.sort = fake_sort

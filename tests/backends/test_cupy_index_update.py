@@ -3,7 +3,10 @@
 CuPy leaves the value stored at a repeated position undefined, its atomics
 cover few dtypes, and its double max/min round through float32; the backend
 therefore sends some updates through the host. These tests check the results
-against NumPy's in-order ``ufunc.at`` and which path each update takes.
+against NumPy's in-order ``ufunc.at`` and which path each update takes. The
+stand-in scatters as CuPy does (a repeated ``set`` keeps the first value, ``.at``
+refuses the dtypes CuPy's atomics lack, float max/min drop NaN), so an update
+sent to the GPU that should not be gives other numbers here.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from _stand_in import make
+from _stand_in import fake_cupy, load_backend_module, make
 
 MODEL_UFUNCS = {
     "add": np.add,
@@ -130,6 +133,39 @@ def test_floating_maximum_with_nan_propagates_nan(stand_in: types.ModuleType) ->
         target, make([0, 0]), make(np.array([np.nan, 5.0])), "maximum"
     )
     assert np.isnan(np.asarray(target)[0])
+
+
+def test_a_cupy_whose_add_at_lacks_int64_adds_through_the_host(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # CuPy 14.0's add.at refuses int64 with a TypeError, after writing nothing
+    backend_module = load_backend_module(monkeypatch, (14, 0))
+    target, model = _target("int64")
+    backend_module.CupyBackend(0).index_update(
+        target, make([1, 1]), make(np.ones(3, "int64")), "add"
+    )
+    np.add.at(model, [1, 1], np.ones(3, "int64"))
+    np.testing.assert_array_equal(np.asarray(target), model)
+
+
+def test_the_stand_in_keeps_one_of_the_values_set_at_a_repeated_position() -> None:
+    target = make(np.zeros(3))
+    target[make([1, 1])] = make([5.0, 7.0])
+    assert np.asarray(target).tolist() == [0.0, 5.0, 0.0]  # CuPy: either; the stand-in: the first
+
+
+def test_the_stand_in_scatters_at_positions_with_cupys_atomics() -> None:
+    # cupy/_core/_routines_indexing.pyx (_scatter_op_single), include/cupy/atomics.cuh
+    cupy, old = fake_cupy(), fake_cupy((14, 0))
+    for ufunc, dtype in [(cupy.add, "int8"), (cupy.subtract, "int64"), (old.add, "int64")]:
+        with pytest.raises(TypeError, match="only supports"):
+            ufunc.at(make(np.zeros(2, dtype)), make([0, 0]), 1)
+    cupy.add.at(make(np.zeros(2, "int64")), make([0, 0]), 1)
+    with pytest.raises(NotImplementedError):
+        cupy.multiply.at(make(np.zeros(2)), make([0, 0]), 2.0)
+    target = make(np.asarray([1.0, 0.1, np.nan]))
+    cupy.maximum.at(target, make([0, 0, 1, 2]), make([np.nan, 2.0, 0.0, 3.0]))
+    assert np.asarray(target).tolist() == [2.0, float(np.float32(0.1)), 3.0]
 
 
 def test_a_selection_of_nothing_changes_nothing(stand_in: types.ModuleType) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _inputs import bits, nans_and_numbers, positive_definite
 from _stand_in import RELEASES, FakeArray, load_backend_module, make
 
 from cowarray._backends.numpy import NUMPY_BACKEND
@@ -34,37 +35,34 @@ def _namespace(monkeypatch: pytest.MonkeyPatch, release: tuple[int, int]) -> typ
 
 
 @pytest.fixture(params=RELEASES, ids=lambda release: "CuPy {}.{}".format(*release))
-def stand_in(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """The namespace (``.xp``) and stand-in (``.cupy``) of each supported release."""
+def release(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Each supported release: its namespace (``.xp``) and stand-in ``cupy`` (``.cupy``).
+
+    Not tests/conftest.py's ``stand_in`` (the backend module, newest release only).
+    """
     return _namespace(monkeypatch, request.param)
 
 
-def _spd(shape: tuple[int, ...], dtype: str) -> np.ndarray:
-    """A stack of Hermitian positive-definite matrices."""
-    a = RNG.standard_normal(shape) + (1j * RNG.standard_normal(shape) if "complex" in dtype else 0)
-    return (a @ np.conj(np.swapaxes(a, -1, -2)) + shape[-1] * np.eye(shape[-1])).astype(dtype)
-
-
-def test_every_release_gets_every_standard_name(stand_in: Any) -> None:
-    assert stand_in.module.missing_standard_names(stand_in.xp) == []
+def test_every_release_gets_every_standard_name(release: Any) -> None:
+    assert release.module.missing_standard_names(release.xp) == []
 
 
 def test_an_unknown_cupy_version_gets_every_fill(monkeypatch: pytest.MonkeyPatch) -> None:
-    stand_in = _namespace(monkeypatch, RELEASES[-1])
-    assert stand_in.module._release("14.2.0") == (14, 2)
-    assert stand_in.module._release("15.0.0rc1") == (15, 0)
-    monkeypatch.setattr(stand_in.cupy, "__version__", "dev")
-    xp = stand_in.module.standard_namespace(0)
-    assert xp.reshape.__wrapped__ is not stand_in.cupy.reshape
-    assert xp.sign.__wrapped__ is not stand_in.cupy.sign
+    newest = _namespace(monkeypatch, RELEASES[-1])
+    assert newest.module._release("14.2.0") == (14, 2)
+    assert newest.module._release("15.0.0rc1") == (15, 0)
+    monkeypatch.setattr(newest.cupy, "__version__", "dev")
+    xp = newest.module.standard_namespace(0)
+    assert xp.reshape.__wrapped__ is not newest.cupy.reshape
+    assert xp.sign.__wrapped__ is not newest.cupy.sign
     np.testing.assert_array_equal(xp.sign(make([NAN, -2.0])), [NAN, -1.0])
 
 
 # -- 1. linalg functions whose keywords CuPy lacks --------------------------------
 
 
-def test_the_stand_in_refuses_the_standards_linalg_keywords_as_cupy_does(stand_in: Any) -> None:
-    linalg, x = stand_in.cupy.linalg, make(np.eye(2))
+def test_the_stand_in_refuses_the_standards_linalg_keywords_as_cupy_does(release: Any) -> None:
+    linalg, x = release.cupy.linalg, make(np.eye(2))
     with pytest.raises(TypeError):
         linalg.cholesky(x, upper=True)
     with pytest.raises(TypeError):
@@ -77,9 +75,9 @@ def test_the_stand_in_refuses_the_standards_linalg_keywords_as_cupy_does(stand_i
 
 @pytest.mark.parametrize("dtype", ["float64", "complex64"])
 @pytest.mark.parametrize("upper", [False, True])
-def test_cholesky_gives_the_factor_asked_for(stand_in: Any, dtype: str, upper: bool) -> None:
-    a = _spd((2, 3, 3), dtype)
-    result = stand_in.xp.linalg.cholesky(make(a), upper=upper)
+def test_cholesky_gives_the_factor_asked_for(release: Any, dtype: str, upper: bool) -> None:
+    a = positive_definite(RNG, (2, 3, 3), dtype)
+    result = release.xp.linalg.cholesky(make(a), upper=upper)
     expected = np.linalg.cholesky(a, upper=upper)
     np.testing.assert_allclose(result, expected, rtol=1e-5)
     assert result.dtype == expected.dtype
@@ -92,43 +90,43 @@ DIAGONAL = np.stack([np.diag([1.0, 1e-3, 1e-9]), np.diag([1.0, 1.0, 0.0])])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("rtol", [None, 1e-2, 1e-6, "array"])
 def test_matrix_rank_takes_the_standards_relative_tolerance(
-    stand_in: Any, dtype: str, rtol: Any
+    release: Any, dtype: str, rtol: Any
 ) -> None:
     x = DIAGONAL.astype(dtype)
     tolerance = np.asarray([1e-2, 1e-6]) if rtol == "array" else rtol
     given = make(tolerance) if rtol == "array" else tolerance
-    result = stand_in.xp.linalg.matrix_rank(make(x), rtol=given)
+    result = release.xp.linalg.matrix_rank(make(x), rtol=given)
     expected = np.linalg.matrix_rank(x, rtol=tolerance)
     np.testing.assert_array_equal(result, expected)
     assert result.dtype == np.int64
 
 
-def test_matrix_rank_broadcasts_an_array_rtol_over_the_stack(stand_in: Any) -> None:
+def test_matrix_rank_broadcasts_an_array_rtol_over_the_stack(release: Any) -> None:
     x = np.broadcast_to(DIAGONAL[0], (2, 3, 3, 3))
     rtol = np.asarray([1e-2, 1e-6, 1e-12])
-    result = stand_in.xp.linalg.matrix_rank(make(x), rtol=make(rtol))
+    result = release.xp.linalg.matrix_rank(make(x), rtol=make(rtol))
     np.testing.assert_array_equal(result, [[1, 2, 3]] * 2)
 
 
 @pytest.mark.parametrize("shape", [(0, 3), (2, 3, 0), (0, 2, 2)])
-def test_matrix_rank_of_empty_matrices_is_zero(stand_in: Any, shape: tuple[int, ...]) -> None:
-    result = stand_in.xp.linalg.matrix_rank(make(np.zeros(shape)))
+def test_matrix_rank_of_empty_matrices_is_zero(release: Any, shape: tuple[int, ...]) -> None:
+    result = release.xp.linalg.matrix_rank(make(np.zeros(shape)))
     np.testing.assert_array_equal(result, np.linalg.matrix_rank(np.zeros(shape)))
     assert result.shape == shape[:-2]
 
 
-def test_pinv_defaults_to_the_standards_tolerance(stand_in: Any) -> None:
+def test_pinv_defaults_to_the_standards_tolerance(release: Any) -> None:
     # max(M, N) * eps of float32 cuts 1e-8; CuPy's own default (1e-15) would not
     x = np.diag([1.0, 1e-8]).astype("float32")
-    result = stand_in.xp.linalg.pinv(make(x))
+    result = release.xp.linalg.pinv(make(x))
     np.testing.assert_allclose(result, np.linalg.pinv(x, rtol=None))
     np.testing.assert_allclose(result, np.diag([1.0, 0.0]))
 
 
-def test_pinv_broadcasts_an_array_rtol_over_the_stack(stand_in: Any) -> None:
+def test_pinv_broadcasts_an_array_rtol_over_the_stack(release: Any) -> None:
     x = np.stack([np.diag([1.0, 1e-3])] * 2)
     rtol = np.asarray([1e-2, 1e-4])
-    result = stand_in.xp.linalg.pinv(make(x), rtol=make(rtol))
+    result = release.xp.linalg.pinv(make(x), rtol=make(rtol))
     np.testing.assert_allclose(result, np.linalg.pinv(x, rtol=rtol))
     np.testing.assert_allclose(result[1], np.diag([1.0, 1e3]))
 
@@ -150,10 +148,10 @@ def test_pinv_broadcasts_an_array_rtol_over_the_stack(stand_in: Any) -> None:
     ids=str,
 )
 def test_solve_broadcasts_the_stacks_as_the_standard_says(
-    stand_in: Any, a_shape: tuple[int, ...], b_shape: tuple[int, ...]
+    release: Any, a_shape: tuple[int, ...], b_shape: tuple[int, ...]
 ) -> None:
-    a, b = _spd(a_shape, "float64"), RNG.standard_normal(b_shape)
-    result = stand_in.xp.linalg.solve(make(a), make(b))
+    a, b = positive_definite(RNG, a_shape, "float64"), RNG.standard_normal(b_shape)
+    result = release.xp.linalg.solve(make(a), make(b))
     expected = np.linalg.solve(a, b)
     assert result.shape == expected.shape
     np.testing.assert_allclose(result, expected, rtol=1e-10)
@@ -162,25 +160,25 @@ def test_solve_broadcasts_the_stacks_as_the_standard_says(
 # -- 2. what CuPy 14.0 and 14.1 lack -------------------------------------------------
 
 
-def _is_cupys_own(stand_in: Any, name: str, namespace: str = "") -> bool:
-    bound = getattr(getattr(stand_in.xp, namespace) if namespace else stand_in.xp, name)
-    source = getattr(stand_in.cupy, namespace) if namespace else stand_in.cupy
+def _is_cupys_own(release: Any, name: str, namespace: str = "") -> bool:
+    bound = getattr(getattr(release.xp, namespace) if namespace else release.xp, name)
+    source = getattr(release.cupy, namespace) if namespace else release.cupy
     return bool(bound.__wrapped__ is getattr(source, name, None))
 
 
-def test_names_and_keywords_of_a_later_release_come_from_cupy_there(stand_in: Any) -> None:
-    release = tuple(int(n) for n in stand_in.cupy.__version__.split(".")[:2])
-    assert _is_cupys_own(stand_in, "matmul", "linalg") == (release >= (14, 1))
-    assert _is_cupys_own(stand_in, "repeat") == (release >= (14, 1))
-    assert _is_cupys_own(stand_in, "cumulative_sum") == (release >= (14, 2))
-    assert _is_cupys_own(stand_in, "cumulative_prod") == (release >= (14, 2))
-    assert _is_cupys_own(stand_in, "reshape") == (release >= (14, 2))
-    assert _is_cupys_own(stand_in, "sign") == (release >= (14, 2))
+def test_names_and_keywords_of_a_later_release_come_from_cupy_there(release: Any) -> None:
+    version = tuple(int(n) for n in release.cupy.__version__.split(".")[:2])
+    assert _is_cupys_own(release, "matmul", "linalg") == (version >= (14, 1))
+    assert _is_cupys_own(release, "repeat") == (version >= (14, 1))
+    assert _is_cupys_own(release, "cumulative_sum") == (version >= (14, 2))
+    assert _is_cupys_own(release, "cumulative_prod") == (version >= (14, 2))
+    assert _is_cupys_own(release, "reshape") == (version >= (14, 2))
+    assert _is_cupys_own(release, "sign") == (version >= (14, 2))
 
 
-def test_reshape_copies_as_asked(stand_in: Any) -> None:
+def test_reshape_copies_as_asked(release: Any) -> None:
     x = make(np.arange(12.0).reshape(3, 4))
-    reshape = stand_in.xp.reshape
+    reshape = release.xp.reshape
     assert np.shares_memory(reshape(x, (4, 3), copy=None), x)
     assert np.shares_memory(reshape(x, (4, 3), copy=False), x)
     copied = reshape(x, (4, 3), copy=True)
@@ -189,13 +187,13 @@ def test_reshape_copies_as_asked(stand_in: Any) -> None:
     np.testing.assert_array_equal(reshape(x, (2, 6)), np.arange(12.0).reshape(2, 6))
 
 
-def test_reshape_without_copy_refuses_what_needs_one(stand_in: Any) -> None:
+def test_reshape_without_copy_refuses_what_needs_one(release: Any) -> None:
     transposed = make(np.arange(6.0).reshape(2, 3)).T
     with pytest.raises(ValueError, match="copy"):
-        stand_in.xp.reshape(transposed, (6,), copy=False)
-    result = stand_in.xp.reshape(transposed, (6,), copy=None)
+        release.xp.reshape(transposed, (6,), copy=False)
+    result = release.xp.reshape(transposed, (6,), copy=None)
     np.testing.assert_array_equal(result, [0.0, 3.0, 1.0, 4.0, 2.0, 5.0])
-    assert stand_in.xp.reshape(make(np.zeros((0, 3))).T, (0,), copy=False).shape == (0,)
+    assert release.xp.reshape(make(np.zeros((0, 3))).T, (0,), copy=False).shape == (0,)
 
 
 @pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
@@ -211,7 +209,7 @@ def test_reshape_without_copy_refuses_what_needs_one(stand_in: Any) -> None:
     ],
 )
 def test_cumulative_functions_follow_the_standard(
-    stand_in: Any,
+    release: Any,
     name: str,
     dtype: str,
     axis: int | None,
@@ -221,7 +219,7 @@ def test_cumulative_functions_follow_the_standard(
     shape = (5,) if axis is None else (2, 3)
     values = np.arange(1, math.prod(shape) + 1).reshape(shape) % 3
     x = values.astype(dtype)
-    result = getattr(stand_in.xp, name)(
+    result = getattr(release.xp, name)(
         make(x), axis=axis, dtype=result_dtype, include_initial=include_initial
     )
     expected = getattr(np, name)(x, axis=axis, dtype=result_dtype, include_initial=include_initial)
@@ -229,14 +227,14 @@ def test_cumulative_functions_follow_the_standard(
     np.testing.assert_array_equal(result, expected)
 
 
-def test_cumulative_sum_needs_an_axis_for_several_dimensions(stand_in: Any) -> None:
+def test_cumulative_sum_needs_an_axis_for_several_dimensions(release: Any) -> None:
     with pytest.raises(ValueError, match="axis"):
-        stand_in.xp.cumulative_sum(make(np.ones((2, 2))))
+        release.xp.cumulative_sum(make(np.ones((2, 2))))
 
 
-def test_linalg_matmul_is_the_matrix_product(stand_in: Any) -> None:
+def test_linalg_matmul_is_the_matrix_product(release: Any) -> None:
     a, b = RNG.standard_normal((2, 3, 4)), RNG.standard_normal((4, 5))
-    np.testing.assert_allclose(stand_in.xp.linalg.matmul(make(a), make(b)), a @ b)
+    np.testing.assert_allclose(release.xp.linalg.matmul(make(a), make(b)), a @ b)
 
 
 @pytest.mark.parametrize(
@@ -245,17 +243,17 @@ def test_linalg_matmul_is_the_matrix_product(stand_in: Any) -> None:
     ids=str,
 )
 def test_repeat_takes_an_array_of_counts(
-    stand_in: Any, shape: tuple[int, ...], repeats: list[int], axis: int | None
+    release: Any, shape: tuple[int, ...], repeats: list[int], axis: int | None
 ) -> None:
     x = np.arange(math.prod(shape)).reshape(shape)
     counts = make(np.asarray(repeats))
-    result = stand_in.xp.repeat(make(x), counts, axis=axis)
+    result = release.xp.repeat(make(x), counts, axis=axis)
     np.testing.assert_array_equal(result, np.repeat(x, repeats, axis=axis))
-    np.testing.assert_array_equal(stand_in.xp.repeat(make(x), 2, axis=axis), np.repeat(x, 2, axis))
+    np.testing.assert_array_equal(release.xp.repeat(make(x), 2, axis=axis), np.repeat(x, 2, axis))
 
 
-def test_repeat_of_an_empty_axis_is_empty(stand_in: Any) -> None:
-    result = stand_in.xp.repeat(make(np.zeros((2, 0))), make(np.zeros(0, dtype=np.int64)), axis=1)
+def test_repeat_of_an_empty_axis_is_empty(release: Any) -> None:
+    result = release.xp.repeat(make(np.zeros((2, 0))), make(np.zeros(0, dtype=np.int64)), axis=1)
     assert result.shape == (2, 0)
 
 
@@ -264,55 +262,55 @@ def test_repeat_of_an_empty_axis_is_empty(stand_in: Any) -> None:
 
 @pytest.mark.parametrize("dtype", ["complex64", "complex128"])
 def test_complex_tanh_at_infinity_takes_the_sign_of_the_imaginary_part(
-    stand_in: Any, dtype: str
+    release: Any, dtype: str
 ) -> None:
     z = np.asarray([complex(INF, 2.0), complex(-INF, -2.0), complex(INF, 0.5), 0.5 + 0.25j])
-    result = stand_in.xp.tanh(make(z.astype(dtype)))
+    result = release.xp.tanh(make(z.astype(dtype)))
     assert result.dtype == dtype
     np.testing.assert_array_equal(result.real[:3], [1.0, -1.0, 1.0])
     assert np.signbit(result.imag[:3]).tolist() == [False, True, False]
     assert (result.imag[:3] == 0).all()
     np.testing.assert_allclose(result[3], np.tanh(z[3]), rtol=1e-6)
-    np.testing.assert_array_equal(stand_in.xp.tanh(make([0.0, INF])), [0.0, 1.0])
+    np.testing.assert_array_equal(release.xp.tanh(make([0.0, INF])), [0.0, 1.0])
 
 
 @pytest.mark.parametrize(
     ("lo", "hi"),
     [(NAN, None), (None, NAN), (NAN, 5.0), (4.0, 1.0), (0.0, 5.0), (None, None), ("array", None)],
 )
-def test_clip_is_minimum_of_maximum(stand_in: Any, lo: Any, hi: Any) -> None:
+def test_clip_is_minimum_of_maximum(release: Any, lo: Any, hi: Any) -> None:
     values = np.asarray([-3.0, 0.0, 2.0, 9.0, NAN, -INF], dtype="float32")
     low = np.asarray([NAN, 1.0, 3.0, 8.0, 0.0, 1.0]) if lo == "array" else lo
-    result = stand_in.xp.clip(make(values), make(low) if lo == "array" else lo, hi)
+    result = release.xp.clip(make(values), make(low) if lo == "array" else lo, hi)
     assert result.dtype == np.float32
     np.testing.assert_array_equal(result, np.clip(values, low, hi).astype("float32"))
 
 
-def test_clip_of_integers_keeps_their_dtype(stand_in: Any) -> None:
+def test_clip_of_integers_keeps_their_dtype(release: Any) -> None:
     x = make(np.asarray([-100, 0, 100], dtype="int8"))
-    result = stand_in.xp.clip(x, make(np.asarray([5, -50, 200], dtype="int16")), 50)
+    result = release.xp.clip(x, make(np.asarray([5, -50, 200], dtype="int16")), 50)
     assert result.dtype == np.int8
     np.testing.assert_array_equal(result, [5, 0, 50])
-    np.testing.assert_array_equal(stand_in.xp.clip(x, 1, None), [1, 1, 100])
+    np.testing.assert_array_equal(release.xp.clip(x, 1, None), [1, 1, 100])
 
 
-def test_sign_of_nan_is_nan_and_of_a_complex_zero_is_zero(stand_in: Any) -> None:
-    real = stand_in.xp.sign(make(np.asarray([NAN, -2.0, -0.0, 3.0, INF])))
+def test_sign_of_nan_is_nan_and_of_a_complex_zero_is_zero(release: Any) -> None:
+    real = release.xp.sign(make(np.asarray([NAN, -2.0, -0.0, 3.0, INF])))
     np.testing.assert_array_equal(real, [NAN, -1.0, 0.0, 1.0, 1.0])
     z = np.asarray([0j, complex(-0.0, 0.0), 3 + 4j, complex(NAN, 1.0)])
-    result = stand_in.xp.sign(make(z))
+    result = release.xp.sign(make(z))
     assert result.dtype == np.complex128
     np.testing.assert_allclose(result[:3], [0j, 0j, 0.6 + 0.8j], rtol=1e-15, atol=0)
     assert np.isnan(result[3].real)
-    np.testing.assert_array_equal(stand_in.xp.sign(make(np.asarray([-3, 0, 4]))), [-1, 0, 1])
+    np.testing.assert_array_equal(release.xp.sign(make(np.asarray([-3, 0, 4]))), [-1, 0, 1])
 
 
 @pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "float32", "complex64"])
 @pytest.mark.parametrize("namespace", ["", "linalg"])
-def test_vecdot_keeps_the_operands_dtype(stand_in: Any, dtype: str, namespace: str) -> None:
+def test_vecdot_keeps_the_operands_dtype(release: Any, dtype: str, namespace: str) -> None:
     a = (np.arange(6).reshape(2, 3) % 4).astype(dtype)
     b = (np.arange(3) + 1).astype(dtype)
-    vecdot = (getattr(stand_in.xp, namespace) if namespace else stand_in.xp).vecdot
+    vecdot = (getattr(release.xp, namespace) if namespace else release.xp).vecdot
     result = vecdot(make(a), make(b))
     expected = np.vecdot(a, b)
     assert result.dtype == expected.dtype
@@ -341,46 +339,46 @@ def _parts(z: np.ndarray) -> np.ndarray:
     return np.stack([z.real, z.imag], axis=-1)
 
 
-def test_the_stand_in_divides_complex_numbers_as_cupys_kernel_does(stand_in: Any) -> None:
+def test_the_stand_in_divides_complex_numbers_as_cupys_kernel_does(release: Any) -> None:
     # cupy/_core/include/cupy/complex/arithmetic.h: both scaled by 1 / (|c| + |d|)
-    result = stand_in.cupy.divide(make(np.asarray([1 + 0j, 1 + 1j])), complex(INF, 0))
+    result = release.cupy.divide(make(np.asarray([1 + 0j, 1 + 1j])), complex(INF, 0))
     assert np.isnan(result.real).all() and np.isnan(result.imag).all()
-    assert np.isnan(stand_in.cupy.reciprocal(make(np.asarray([complex(-INF, 0)])))[0].real)
+    assert np.isnan(release.cupy.reciprocal(make(np.asarray([complex(-INF, 0)])))[0].real)
 
 
 @pytest.mark.parametrize("dtype", ["complex64", "complex128"])
-def test_complex_divide_is_numpys_on_every_special_pair(stand_in: Any, dtype: str) -> None:
+def test_complex_divide_is_numpys_on_every_special_pair(release: Any, dtype: str) -> None:
     with np.errstate(all="ignore"):  # CuPy does not warn; the stand-in's NumPy would
         z = np.asarray(SPECIAL_COMPLEX, dtype=dtype)  # 1e300 is inf in complex64
-        divided = stand_in.xp.divide(make(z[:, None]), make(z[None, :]))
+        divided = release.xp.divide(make(z[:, None]), make(z[None, :]))
         _assert_identical(divided, np.divide(z[:, None], z[None, :]))
-        _assert_identical(stand_in.xp.reciprocal(make(z)), np.reciprocal(z))
-        inverse = stand_in.xp.reciprocal(make(np.asarray([complex(INF, 0)], dtype=dtype)))
+        _assert_identical(release.xp.reciprocal(make(z)), np.reciprocal(z))
+        inverse = release.xp.reciprocal(make(np.asarray([complex(INF, 0)], dtype=dtype)))
     assert inverse[0] == 0 and np.signbit(inverse[0].imag)
 
 
 @pytest.mark.parametrize("dtype", ["complex64", "complex128"])
-def test_complex_divide_takes_python_scalars_and_out(stand_in: Any, dtype: str) -> None:
+def test_complex_divide_takes_python_scalars_and_out(release: Any, dtype: str) -> None:
     z = np.asarray([1 + 2j, complex(-INF, 0.0), complex(0.0, -0.0), complex(NAN, 1.0)], dtype)
     with np.errstate(all="ignore"):
         for scalar in (2, -0.5, complex(INF, 0.0), 0j):
-            _assert_identical(stand_in.xp.divide(make(z), scalar), np.divide(z, scalar))
-            _assert_identical(stand_in.xp.divide(scalar, make(z)), np.divide(scalar, z))
+            _assert_identical(release.xp.divide(make(z), scalar), np.divide(z, scalar))
+            _assert_identical(release.xp.divide(scalar, make(z)), np.divide(scalar, z))
         target = make(z)
-        result = stand_in.xp.divide(target, make(z[::-1]), out=target)
+        result = release.xp.divide(target, make(z[::-1]), out=target)
         assert result is target
         _assert_identical(target, np.divide(z, z[::-1]))
         target = make(z)
-        assert stand_in.xp.reciprocal(target, out=target) is target
+        assert release.xp.reciprocal(target, out=target) is target
         _assert_identical(target, np.reciprocal(z))
 
 
-def test_real_divide_and_reciprocal_are_cupys_own(stand_in: Any) -> None:
+def test_real_divide_and_reciprocal_are_cupys_own(release: Any) -> None:
     x = np.asarray([1.0, -0.0, INF, NAN], dtype="float32")
     with np.errstate(all="ignore"):
-        _assert_identical(stand_in.xp.divide(make(x), 0.5), np.divide(x, np.float32(0.5)))
-        _assert_identical(stand_in.xp.reciprocal(make(x)), np.reciprocal(x))
-    _assert_identical(stand_in.xp.divide(make(np.asarray([7, 2])), 2), np.asarray([3.5, 1.0]))
+        _assert_identical(release.xp.divide(make(x), 0.5), np.divide(x, np.float32(0.5)))
+        _assert_identical(release.xp.reciprocal(make(x)), np.reciprocal(x))
+    _assert_identical(release.xp.divide(make(np.asarray([7, 2])), 2), np.asarray([3.5, 1.0]))
 
 
 def _bit_patterns(dtype: str) -> np.ndarray:
@@ -405,55 +403,55 @@ def _assert_same_floats(result: Any, expected: np.ndarray) -> None:
     assert (same | (np.isnan(result) & np.isnan(expected))).all()
 
 
-def test_the_stand_in_flushes_float32_subnormals_in_nextafter_as_cupy_does(stand_in: Any) -> None:
+def test_the_stand_in_flushes_float32_subnormals_in_nextafter_as_cupy_does(release: Any) -> None:
     zero = make(np.zeros(1, dtype="float32"))
-    assert stand_in.cupy.nextafter(zero, np.float32(1))[0] == 0
-    assert np.isnan(stand_in.cupy.nextafter(make(np.asarray([INF], "float16")), 0.0)[0])
+    assert release.cupy.nextafter(zero, np.float32(1))[0] == 0
+    assert np.isnan(release.cupy.nextafter(make(np.asarray([INF], "float16")), 0.0)[0])
 
 
-def test_the_stand_in_flushes_float32_subnormals_in_rounding_and_squares(stand_in: Any) -> None:
+def test_the_stand_in_flushes_float32_subnormals_in_rounding_and_squares(release: Any) -> None:
     x = np.asarray([-1e-40, 1e-40, -1e-20, -2.5], dtype="float32")
-    _assert_identical(stand_in.cupy.floor(make(x)), np.asarray([-0.0, 0, -1, -3], "float32"))
-    _assert_identical(stand_in.cupy.sign(make(x)), np.asarray([0.0, 0, -1, -1], "float32"))
-    np.testing.assert_array_equal(stand_in.cupy.square(make(x)), [0, 0, 0, 6.25])
-    np.testing.assert_array_equal(stand_in.cupy.floor(make(x.astype("float64"))), [-1, 0, -1, -3])
+    _assert_identical(release.cupy.floor(make(x)), np.asarray([-0.0, 0, -1, -3], "float32"))
+    _assert_identical(release.cupy.sign(make(x)), np.asarray([0.0, 0, -1, -1], "float32"))
+    np.testing.assert_array_equal(release.cupy.square(make(x)), [0, 0, 0, 6.25])
+    np.testing.assert_array_equal(release.cupy.floor(make(x.astype("float64"))), [-1, 0, -1, -3])
 
 
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
-def test_nextafter_steps_to_the_neighbouring_float_as_numpy(stand_in: Any, dtype: str) -> None:
+def test_nextafter_steps_to_the_neighbouring_float_as_numpy(release: Any, dtype: str) -> None:
     x = _bit_patterns(dtype)
-    result = stand_in.xp.nextafter(make(x[:, None]), make(x[None, :]))
+    result = release.xp.nextafter(make(x[:, None]), make(x[None, :]))
     with np.errstate(all="ignore"):
         _assert_same_floats(result, np.nextafter(x[:, None], x[None, :]))
 
 
-def test_nextafter_reaches_the_smallest_float32_subnormal(stand_in: Any) -> None:
+def test_nextafter_reaches_the_smallest_float32_subnormal(release: Any) -> None:
     x = make(np.asarray([0.0, -0.0, 0.0, 1e-45, -1e-45], dtype="float32"))
-    result = stand_in.xp.nextafter(x, make(np.asarray([1, -1, -0.0, 0, 0], dtype="float32")))
+    result = release.xp.nextafter(x, make(np.asarray([1, -1, -0.0, 0, 0], dtype="float32")))
     smallest = np.float32(1e-45)
     np.testing.assert_array_equal(result, [smallest, -smallest, -0.0, 0.0, -0.0])
     assert np.signbit(result).tolist() == [False, True, True, False, True]
 
 
 @pytest.mark.parametrize("dtype", ["float16", "float32"])
-def test_nextafter_takes_python_scalars_and_out(stand_in: Any, dtype: str) -> None:
+def test_nextafter_takes_python_scalars_and_out(release: Any, dtype: str) -> None:
     x = np.asarray([0.0, -0.0, 1.0, INF, NAN, -2.5], dtype=dtype)
     for scalar in (1, -1.0, 0.0, INF):
         value = np.asarray(scalar, dtype=dtype)
         with np.errstate(all="ignore"):
             expected, reflected = np.nextafter(x, value), np.nextafter(value, x)
-        _assert_same_floats(stand_in.xp.nextafter(make(x), scalar), expected)
-        _assert_same_floats(stand_in.xp.nextafter(scalar, make(x)), reflected)
+        _assert_same_floats(release.xp.nextafter(make(x), scalar), expected)
+        _assert_same_floats(release.xp.nextafter(scalar, make(x)), reflected)
     target = make(x)
-    assert stand_in.xp.nextafter(target, make(x[::-1]), out=target) is target
+    assert release.xp.nextafter(target, make(x[::-1]), out=target) is target
     _assert_same_floats(target, np.nextafter(x, x[::-1]))
-    assert stand_in.xp.nextafter(make(x[:1]), 1.0).shape == (1,)
+    assert release.xp.nextafter(make(x[:1]), 1.0).shape == (1,)
 
 
-def test_the_stand_in_floor_divides_floats_as_cupys_kernel_does(stand_in: Any) -> None:
+def test_the_stand_in_floor_divides_floats_as_cupys_kernel_does(release: Any) -> None:
     # cupy/_core/include/cupy/carray.cuh: floor(x / y); x % y is x - floor(x / y) * y
-    np.testing.assert_array_equal(stand_in.cupy.floor_divide(make([1.0]), 0.1), [10.0])
-    assert np.isnan(stand_in.cupy.remainder(make([1.0]), INF)[0])
+    np.testing.assert_array_equal(release.cupy.floor_divide(make([1.0]), 0.1), [10.0])
+    assert np.isnan(release.cupy.remainder(make([1.0]), INF)[0])
 
 
 # Pairs where NumPy's divmod and floor(x / y) part: x / y rounds up to an integer.
@@ -461,32 +459,32 @@ ROUNDED_UP = ([1.0, -1.0, 7.0, 5.5, 1e-300, -3.0, 0.3], [0.1, 0.1, -0.3, 1.1, 3.
 
 
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
-def test_floor_divide_and_remainder_are_numpys_divmod(stand_in: Any, dtype: str) -> None:
+def test_floor_divide_and_remainder_are_numpys_divmod(release: Any, dtype: str) -> None:
     with np.errstate(all="ignore"):
         special = np.asarray(SPECIAL, dtype=dtype)
         pairs = [(special[:, None], special[None, :])]
         pairs.append(tuple(np.asarray(values, dtype=dtype) for values in ROUNDED_UP))
         cpu = NUMPY_BACKEND.xp
         for a, b in pairs:
-            quotient = stand_in.xp.floor_divide(make(a), make(b))
+            quotient = release.xp.floor_divide(make(a), make(b))
             _assert_identical(quotient, cpu.floor_divide(a, b))
-            _assert_identical(stand_in.xp.remainder(make(a), make(b)), np.remainder(a, b))
+            _assert_identical(release.xp.remainder(make(a), make(b)), np.remainder(a, b))
 
 
 def test_floor_divide_gives_the_true_quotient_where_one_operand_is_infinite(
-    stand_in: Any,
+    release: Any,
 ) -> None:
     x1 = make([INF, -INF, 1.0, -1.0, INF, 7.0])
     with np.errstate(all="ignore"):
-        result = stand_in.xp.floor_divide(x1, make([2.0, 2.0, -INF, INF, INF, 2.0]))
-        remainder = stand_in.xp.remainder(make([1.0, -1.0, 0.0, -0.0, INF]), INF)
+        result = release.xp.floor_divide(x1, make([2.0, 2.0, -INF, INF, INF, 2.0]))
+        remainder = release.xp.remainder(make([1.0, -1.0, 0.0, -0.0, INF]), INF)
     _assert_identical(result, np.asarray([INF, -INF, -0.0, -0.0, NAN, 3.0]))
     _assert_identical(remainder, np.asarray([1.0, INF, 0.0, 0.0, NAN]))
 
 
 @pytest.mark.parametrize("name", ["floor_divide", "remainder"])
-def test_floor_divide_and_remainder_take_python_scalars_and_out(stand_in: Any, name: str) -> None:
-    function, reference = getattr(stand_in.xp, name), getattr(NUMPY_BACKEND.xp, name)
+def test_floor_divide_and_remainder_take_python_scalars_and_out(release: Any, name: str) -> None:
+    function, reference = getattr(release.xp, name), getattr(NUMPY_BACKEND.xp, name)
     x = np.asarray([1.0, -1.0, 0.0, -0.0, 7.5, INF, NAN], dtype="float32")
     with np.errstate(all="ignore"):
         for scalar in (0.1, -3, 0.0, INF):
@@ -501,19 +499,19 @@ def test_floor_divide_and_remainder_take_python_scalars_and_out(stand_in: Any, n
 
 
 def test_the_stand_in_computes_complex_expm1_as_exp_minus_one_as_cupy_does(
-    stand_in: Any,
+    release: Any,
 ) -> None:
     # cupy/_core/include/cupy/complex.cuh: expm1(z) is exp(z) - 1
-    result = stand_in.cupy.expm1(make(np.asarray([1e-10 + 0j])))[0]
+    result = release.cupy.expm1(make(np.asarray([1e-10 + 0j])))[0]
     assert abs(result.real - 1e-10) > 1e-18
 
 
 @pytest.mark.parametrize(("dtype", "rtol"), [("complex64", 1e-6), ("complex128", 1e-15)])
 def test_complex_expm1_keeps_the_digits_of_a_small_argument(
-    stand_in: Any, dtype: str, rtol: float
+    release: Any, dtype: str, rtol: float
 ) -> None:
     z = np.asarray([1e-10 + 0j, 1e-8j, 1e-12 + 1e-12j, -3e-9 + 2e-9j, 1e-5 - 1e-6j], dtype=dtype)
-    result = stand_in.xp.expm1(make(z))
+    result = release.xp.expm1(make(z))
     assert result.dtype == z.dtype
     np.testing.assert_allclose(result, np.expm1(z), rtol=rtol, atol=0)
 
@@ -524,10 +522,10 @@ EXPM1_RTOL = {"complex64": 1e-6, "complex128": 1e-13}
 
 
 @pytest.mark.parametrize("dtype", ["complex64", "complex128"])
-def test_complex_expm1_is_the_numpy_backends_on_special_values(stand_in: Any, dtype: str) -> None:
+def test_complex_expm1_is_the_numpy_backends_on_special_values(release: Any, dtype: str) -> None:
     with np.errstate(all="ignore"):
         z = np.asarray(SPECIAL_COMPLEX, dtype)  # with both signed zeros
-        result = np.asarray(stand_in.xp.expm1(make(z)))
+        result = np.asarray(release.xp.expm1(make(z)))
         expected = NUMPY_BACKEND.xp.expm1(z)
     assert result.dtype == expected.dtype
     for got, want in ((result.real, expected.real), (result.imag, expected.imag)):
@@ -536,83 +534,68 @@ def test_complex_expm1_is_the_numpy_backends_on_special_values(stand_in: Any, dt
         np.testing.assert_array_equal(np.signbit(got[numbers]), np.signbit(want[numbers]))
 
 
-def test_real_expm1_is_cupys_own(stand_in: Any) -> None:
+def test_real_expm1_is_cupys_own(release: Any) -> None:
     x = np.asarray([1e-10, -0.0, INF, -INF, NAN], dtype="float32")
-    _assert_identical(stand_in.xp.expm1(make(x)), np.expm1(x))
+    _assert_identical(release.xp.expm1(make(x)), np.expm1(x))
 
 
 # -- 6. CuPy's 1-D float sort orders NaNs by their bits ------------------------------
 
 
-def _nans_among(dtype: str) -> np.ndarray:
-    """Numbers and NaNs with and without the sign bit, with payloads (at 1, 3, 5, 7)."""
-    size = np.dtype(dtype).itemsize
-    sign, quiet = 1 << (8 * size - 1), {4: 0x7FC00000, 8: 0x7FF8000000000000}[size]
-    nans = np.asarray([sign | quiet, quiet | 3, quiet, sign | quiet | 1], dtype=f"u{size}")
-    model = np.asarray([2.0, 0, 1.0, 0, -INF, 0, INF, 0, -0.0, 0.0], dtype=dtype)
-    model[1:8:2] = nans.view(dtype)
-    return model
-
-
-def _bits_of(values: Any) -> list[int]:
-    values = np.asarray(values)
-    return values.view(f"u{values.dtype.itemsize}").tolist()
-
-
-def test_the_stand_in_sorts_1d_floats_by_their_bits_as_cupy_does(stand_in: Any) -> None:
+def test_the_stand_in_sorts_1d_floats_by_their_bits_as_cupy_does(release: Any) -> None:
     # cupy/cuda/cupy_thrust.cu: a radix sort for 1-D float32/float64
-    model = _nans_among("float64")
-    assert stand_in.cupy.argsort(make(model)).tolist()[:2] == [7, 1]  # before -inf
-    assert not stand_in.cupy.isin(make(np.asarray(1.0)), make(model[:3]))
+    model = nans_and_numbers("float64")
+    assert release.cupy.argsort(make(model)).tolist()[:2] == [7, 1]  # before -inf
+    assert not release.cupy.isin(make(np.asarray(1.0)), make(model[:3]))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_sort_keeps_the_bits_of_nans_last_in_index_order(stand_in: Any, dtype: str) -> None:
-    model = _nans_among(dtype)
-    result = stand_in.xp.sort(make(model))
+def test_sort_keeps_the_bits_of_nans_last_in_index_order(release: Any, dtype: str) -> None:
+    model = nans_and_numbers(dtype)
+    result = release.xp.sort(make(model))
     np.testing.assert_array_equal(result[:6], np.sort(model)[:6])
-    assert _bits_of(result[6:]) == _bits_of(model[1:8:2])
-    order = stand_in.xp.argsort(make(model))
+    assert bits(result[6:]) == bits(model[1:8:2])
+    order = release.xp.argsort(make(model))
     np.testing.assert_array_equal(order, np.argsort(model, stable=True))
 
 
-def test_sorts_that_cupy_does_not_radix_sort_are_cupys_own(stand_in: Any) -> None:
-    two_d = np.stack([_nans_among("float64")] * 2)
-    np.testing.assert_array_equal(stand_in.xp.sort(make(two_d), axis=1), np.sort(two_d, axis=1))
-    np.testing.assert_array_equal(stand_in.xp.argsort(make(two_d), axis=0), [[0] * 10, [1] * 10])
+def test_sorts_that_cupy_does_not_radix_sort_are_cupys_own(release: Any) -> None:
+    two_d = np.stack([nans_and_numbers("float64")] * 2)
+    np.testing.assert_array_equal(release.xp.sort(make(two_d), axis=1), np.sort(two_d, axis=1))
+    np.testing.assert_array_equal(release.xp.argsort(make(two_d), axis=0), [[0] * 10, [1] * 10])
     integers = np.asarray([3, -1, 2], dtype="int16")
-    np.testing.assert_array_equal(stand_in.xp.sort(make(integers)), [-1, 2, 3])
-    empty = stand_in.xp.sort(make(np.zeros(0, dtype="float32")))
+    np.testing.assert_array_equal(release.xp.sort(make(integers)), [-1, 2, 3])
+    empty = release.xp.sort(make(np.zeros(0, dtype="float32")))
     assert empty.shape == (0,) and empty.dtype == np.float32
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_unique_functions_count_each_nan_once_after_the_numbers(stand_in: Any, dtype: str) -> None:
-    model = _nans_among(dtype).reshape(2, 5)
+def test_unique_functions_count_each_nan_once_after_the_numbers(release: Any, dtype: str) -> None:
+    model = nans_and_numbers(dtype).reshape(2, 5)
     expected = np.unique_all(model)
     results = {
-        "unique_all": stand_in.xp.unique_all(make(model)),
-        "unique_counts": stand_in.xp.unique_counts(make(model)),
-        "unique_inverse": stand_in.xp.unique_inverse(make(model)),
+        "unique_all": release.xp.unique_all(make(model)),
+        "unique_counts": release.xp.unique_counts(make(model)),
+        "unique_inverse": release.xp.unique_inverse(make(model)),
     }
     for result in results.values():
-        assert _bits_of(result.values[-4:]) == _bits_of(model.ravel()[1:8:2])
+        assert bits(result.values[-4:]) == bits(model.ravel()[1:8:2])
         for field in result._fields:
             np.testing.assert_array_equal(getattr(result, field), getattr(expected, field))
     assert results["unique_inverse"].inverse_indices.shape == (2, 5)
-    values = stand_in.xp.unique_values(make(model))
-    assert _bits_of(values) == _bits_of(results["unique_all"].values)
-    zero_d = stand_in.xp.unique_all(make(np.asarray(NAN, dtype=dtype)))
+    values = release.xp.unique_values(make(model))
+    assert bits(values) == bits(results["unique_all"].values)
+    zero_d = release.xp.unique_all(make(np.asarray(NAN, dtype=dtype)))
     assert zero_d.inverse_indices.shape == () and np.isnan(zero_d.values).all()
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex128", "int32"])
-def test_isin_finds_numbers_among_nans_of_any_sign(stand_in: Any, dtype: str) -> None:
-    x2 = np.asarray([2, 7, 1]) if dtype == "int32" else _nans_among("float64")[:3]
+def test_isin_finds_numbers_among_nans_of_any_sign(release: Any, dtype: str) -> None:
+    x2 = np.asarray([2, 7, 1]) if dtype == "int32" else nans_and_numbers("float64")[:3]
     if dtype == "float32":
-        x2 = _nans_among(dtype)[:3]
+        x2 = nans_and_numbers(dtype)[:3]
     x2 = x2.astype(dtype)
     x1 = np.asarray([1, 2, 3, -1], dtype=dtype)
     for invert in (False, True):
-        result = stand_in.xp.isin(make(x1), make(x2), invert=invert)
+        result = release.xp.isin(make(x1), make(x2), invert=invert)
         np.testing.assert_array_equal(result, np.isin(x1, x2, invert=invert))

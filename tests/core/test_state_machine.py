@@ -182,7 +182,8 @@ CowModel.TestCase.settings = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
-TestCowModel = CowModel.TestCase
+# Marked so the stand-in GPU run keeps it: there DEVICE_NAMES has cuda:0.
+TestCowModel = pytest.mark.every_device(CowModel.TestCase)
 
 
 def test_state_machine_catches_a_core_that_never_copies(monkeypatch: pytest.MonkeyPatch) -> None:
