@@ -41,6 +41,7 @@ __all__ = [
     "STANDARD_NAMES",
     "check_index_bounds",
     "missing_standard_names",
+    "release_of",
     "standard_namespace",
 ]
 
@@ -723,11 +724,9 @@ _FIXED_IN: Final[tuple[tuple[tuple[int, int], dict[str, Callable[..., Any]]], ..
 )
 
 
-def _release(version: str) -> tuple[int, int]:
-    """``(major, minor)`` of a CuPy version string; ``(0, 0)`` when it has none.
-
-    An unknown version gets every fill: they are right on any CuPy, only slower.
-    """
+def release_of(version: str) -> tuple[int, int]:
+    """``(major, minor)`` of a CuPy version string; ``(0, 0)`` when it has none
+    (the backend refuses such a CuPy; the namespace would give it every fill)."""
     numbers = re.match(r"(\d+)\.(\d+)", version)
     return (int(numbers[1]), int(numbers[2])) if numbers else (0, 0)
 
@@ -778,7 +777,7 @@ def standard_namespace(device_id: int) -> types.SimpleNamespace:
     names.update(_RENAMED)
     for name, function in _FILLS.items():
         names.setdefault(name, function)
-    release = _release(getattr(cupy, "__version__", ""))
+    release = release_of(getattr(cupy, "__version__", ""))
     for fixed_in, fills in _FIXED_IN:
         if release < fixed_in:
             names.update(fills)

@@ -48,7 +48,6 @@ Host access. ``np.asarray`` on a GPU array raises TypeError, as CuPy does;
 
 from __future__ import annotations
 
-import re
 import threading
 import weakref
 from collections.abc import Callable, Iterator
@@ -59,7 +58,12 @@ import cupy
 import numpy as np
 
 from .._positions import flat_positions, has_integer_arrays
-from ._cupy_namespace import check_index_bounds, missing_standard_names, standard_namespace
+from ._cupy_namespace import (
+    check_index_bounds,
+    missing_standard_names,
+    release_of,
+    standard_namespace,
+)
 
 __all__ = [
     "MAX_PENDING",
@@ -482,13 +486,7 @@ class CupyBackend:
             # consumer's release. CuPy's __dlpack__ makes ``stream`` wait for
             # the current stream (stream=None: the legacy default stream).
             view = source.view()
-            if max_version is None:
-                capsule = view.__dlpack__(stream=stream)
-            else:
-                try:
-                    capsule = view.__dlpack__(stream=stream, max_version=max_version)
-                except TypeError:  # CuPy 13 makes unversioned capsules only
-                    capsule = view.__dlpack__(stream=stream)
+            capsule = view.__dlpack__(stream=stream, max_version=max_version)
             if on_release is not None:
                 weakref.finalize(view, on_release).atexit = False
             return capsule
@@ -613,8 +611,7 @@ def cupy_backend(index: int) -> CupyBackend:
 
 
 def _check_cupy_version(version: str) -> None:
-    numbers = re.match(r"(\d+)\.(\d+)", version)
-    if numbers is None or (int(numbers[1]), int(numbers[2])) < MINIMUM_CUPY:
+    if release_of(version) < MINIMUM_CUPY:
         raise ImportError(
             f"cowarray's GPU backend needs CuPy >= {MINIMUM_CUPY[0]}.{MINIMUM_CUPY[1]}, "
             f"found CuPy {version} (older CuPy promotes Python scalars by value, against "
