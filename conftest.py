@@ -5,10 +5,12 @@ need torch or CuPy for their examples are left out when it is missing, so the
 suite passes (and says what it skipped) on a machine without them.
 
 ``COWARRAY_TEST_STAND_IN_GPU=1 python -m pytest`` runs only the tests
-parametrized over a ``cuda:0`` device, with the CuPy backend computing through
-a NumPy stand-in for CuPy (``tests/backends/_stand_in.py``). It is how a
-machine without a GPU checks the backend's API use and the GPU parametrizations
-of the tests; it says nothing about streams or speed on a real GPU.
+parametrized over a ``cuda:0`` device (and those marked ``every_device``, such
+as the state machine, which then samples cuda:0 too), with the CuPy backend
+computing through a NumPy stand-in for CuPy (``tests/backends/_stand_in.py``).
+It is how a machine without a GPU checks the backend's API use and the GPU
+parametrizations of the tests; it says nothing about streams or speed on a
+real GPU.
 """
 
 from __future__ import annotations

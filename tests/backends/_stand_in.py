@@ -75,7 +75,12 @@ def _wrapped(shape: tuple[int, ...], key: Any) -> Any:
     for part, count in zip(parts, taken, strict=True):
         if part is Ellipsis:
             axis += len(shape) - sum(taken)
-        elif isinstance(part, np.ndarray) and part.dtype.kind in "iu" and shape[axis]:
+        elif (
+            isinstance(part, np.ndarray)
+            and part.dtype.kind in "iu"
+            and axis < len(shape)  # past the last axis NumPy says "too many indices"
+            and shape[axis]
+        ):
             part = np.asarray(part) % shape[axis]
         wrapped.append(part)
         axis += count

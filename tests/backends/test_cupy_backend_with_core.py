@@ -358,3 +358,10 @@ def test_a_write_waits_on_its_own_gpu_while_another_is_current(
     stand_in.fake.current_device = 1
     x[0] = 10.0
     assert current_at_wait == [0]
+
+
+def test_an_index_with_too_many_parts_says_so_on_the_gpu_as_on_the_host(gpu: ca.Device) -> None:
+    for device in (ca.Device("cpu"), gpu):
+        x = ca.arange(3, device=device)
+        with pytest.raises(IndexError, match="too many indices"):
+            x[0, ca.asarray([0], device=device)]
