@@ -64,6 +64,7 @@ from ._cupy_namespace import (
     release_of,
     standard_namespace,
 )
+from .numpy import NUMPY_BACKEND
 
 __all__ = [
     "MAX_PENDING",
@@ -531,17 +532,6 @@ def _address_range(
     return low, high + itemsize
 
 
-# The ufunc.at of each update, on the host (NumPy's unbuffered, in-order .at).
-_HOST_UFUNCS: Final = {
-    "add": np.add,
-    "subtract": np.subtract,
-    "multiply": np.multiply,
-    "divide": np.divide,
-    "pow": np.power,
-    "minimum": np.minimum,
-    "maximum": np.maximum,
-}
-
 # dtypes whose repeated updates CuPy's atomics get exactly right (add.at also
 # takes int64 from CuPy 14.1; an older CuPy's TypeError sends it to the host).
 _ADDS_EXACTLY: Final = frozenset(
@@ -561,7 +551,7 @@ def _accumulates_on_gpu(op: str, dtype: Any) -> bool:
 
 
 def _update_through_host(target: Any, index: Any, values: Any, op: str) -> None:
-    """The update on the host, in index order, moving only the touched elements."""
+    """The update on the host (NumPy's), moving only the touched elements."""
     positions = flat_positions(cupy, target.shape, index)
     if not positions.size:
         return
@@ -569,10 +559,8 @@ def _update_through_host(target: Any, index: Any, values: Any, op: str) -> None:
     unique, inverse = np.unique(cupy.asnumpy(positions).ravel(), return_inverse=True)
     where = cupy.unravel_index(cupy.asarray(unique), target.shape)
     current = cupy.asnumpy(target[where])
-    if op == "set":
-        current[inverse] = cupy.asnumpy(spread).ravel()  # a repeat: the last value stays
-    else:
-        _HOST_UFUNCS[op].at(current, inverse, cupy.asnumpy(spread).ravel())
+    # The host backend's update: in index order, a repeated set keeps the last value.
+    NUMPY_BACKEND.index_update(current, inverse, cupy.asnumpy(spread).ravel(), op)
     target[where] = cupy.asarray(current)
 
 
