@@ -123,41 +123,25 @@ def _with_nans_of(x: Any, nan: Any, values: Any) -> Any:
     return values
 
 
-def _unique_all(x: Any, /) -> Any:
-    # CuPy's unique_* sort x flattened (see _radix_sorted); each NaN is unique.
-    if x.dtype.char not in "fd":
-        return cupy.unique_all(x)
-    flat, nan = _flat_with_nans(x)
-    result = cupy.unique_all(_canonical_nans(flat, nan).reshape(x.shape))
-    return result._replace(values=_with_nans_of(flat, nan, result.values))
+def _nan_aware_unique(function: Callable[..., Any]) -> Callable[..., Any]:
+    """CuPy's ``unique_*`` ``function`` with every NaN unique and in index order.
 
+    CuPy's unique_* sort ``x`` flattened with the radix sort (see
+    _radix_sorted), so NaNs are made alike first and get their bits back after.
+    """
 
-def _unique_counts(x: Any, /) -> Any:
-    if x.dtype.char not in "fd":
-        return cupy.unique_counts(x)
-    flat, nan = _flat_with_nans(x)
-    result = cupy.unique_counts(_canonical_nans(flat, nan))
-    return result._replace(values=_with_nans_of(flat, nan, result.values))
+    def call(x: Any, /) -> Any:
+        if x.dtype.char not in "fd":
+            return function(x)
+        flat = x.ravel()
+        nan = cupy.isnan(flat)
+        result = function(_canonical_nans(flat, nan).reshape(x.shape))
+        if hasattr(result, "_replace"):  # unique_all, _counts, _inverse: named tuples
+            return result._replace(values=_with_nans_of(flat, nan, result.values))
+        return _with_nans_of(flat, nan, result)
 
-
-def _unique_inverse(x: Any, /) -> Any:
-    if x.dtype.char not in "fd":
-        return cupy.unique_inverse(x)
-    flat, nan = _flat_with_nans(x)
-    result = cupy.unique_inverse(_canonical_nans(flat, nan).reshape(x.shape))
-    return result._replace(values=_with_nans_of(flat, nan, result.values))
-
-
-def _unique_values(x: Any, /) -> Any:
-    if x.dtype.char not in "fd":
-        return cupy.unique_values(x)
-    flat, nan = _flat_with_nans(x)
-    return _with_nans_of(flat, nan, cupy.unique_values(_canonical_nans(flat, nan)))
-
-
-def _flat_with_nans(x: Any) -> tuple[Any, Any]:
-    flat = x.ravel()
-    return flat, cupy.isnan(flat)
+    call.__name__ = call.__qualname__ = function.__name__
+    return call
 
 
 def _isin(x1: Any, x2: Any, /, *, invert: bool = False) -> Any:
@@ -655,10 +639,10 @@ _RENAMED: Final[dict[str, Callable[..., Any]]] = {
     "std": _std,
     "take": _take,
     "tanh": _tanh,
-    "unique_all": _unique_all,
-    "unique_counts": _unique_counts,
-    "unique_inverse": _unique_inverse,
-    "unique_values": _unique_values,
+    "unique_all": _nan_aware_unique(cupy.unique_all),
+    "unique_counts": _nan_aware_unique(cupy.unique_counts),
+    "unique_inverse": _nan_aware_unique(cupy.unique_inverse),
+    "unique_values": _nan_aware_unique(cupy.unique_values),
     "unstack": _unstack,
     "var": _var,
     "vecdot": _vecdot,
