@@ -29,7 +29,9 @@ if importlib.util.find_spec("cupy") is None:
     collect_ignore += ["cowarray/_backends/cupy.py", "cowarray/_backends/_cupy_namespace.py"]
 
 if STAND_IN_GPU:
-    sys.path.insert(0, str(Path(__file__).parent / "tests" / "backends"))
+    # the stand-in and the test helpers it uses (tests/ is on the path only once
+    # tests/conftest.py loads, after this file)
+    sys.path[:0] = [str(Path(__file__).parent / "tests" / part) for part in ("backends", "")]
     from _stand_in import serve_cuda_from_stand_in
 
     serve_cuda_from_stand_in()

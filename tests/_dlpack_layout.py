@@ -59,3 +59,9 @@ def tensor_head(capsule: Any) -> _TensorHead:
     if capsule_name(capsule) == b"dltensor_versioned":
         return _VersionedHead.from_address(_pointer(capsule)).tensor
     return _TensorHead.from_address(_pointer(capsule))
+
+
+def clear_flags(capsule: Any, bits: int) -> None:
+    """Clear ``bits`` of a versioned capsule's flags (an unversioned one has none)."""
+    if capsule_name(capsule) == b"dltensor_versioned":
+        _VersionedHead.from_address(_pointer(capsule)).flags &= ~bits

@@ -44,6 +44,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 import pytest
+from _dlpack_layout import READ_ONLY, clear_flags, tensor_head
 
 BACKENDS = Path(__file__).parents[2] / "cowarray" / "_backends"
 
@@ -161,7 +162,7 @@ class FakeArray(np.ndarray):
             raise BufferError("copy=True only supported for copy to CPU.")
         FakeArray.dlpack_streams.append(stream)
         capsule = super().__dlpack__(max_version=max_version)
-        _capsule_fields(capsule).device_type = KDL_CUDA
+        tensor_head(capsule).device.device_type = KDL_CUDA
         return capsule
 
 
@@ -178,42 +179,6 @@ class FakeMemoryPointer:
 
 
 KDL_CPU, KDL_CUDA = 1, 2
-_READ_ONLY = 1
-
-
-class _TensorHead(ctypes.Structure):
-    # DLTensor's first fields: void* data, then DLDevice
-    _fields_ = (
-        ("data", ctypes.c_void_p),
-        ("device_type", ctypes.c_int32),
-        ("device_id", ctypes.c_int32),
-    )
-
-
-def _capsule_pointer(capsule: Any) -> tuple[int, bool]:
-    """The address inside an unconsumed DLPack capsule, and whether it is versioned."""
-    get_name = ctypes.pythonapi.PyCapsule_GetName
-    get_name.restype = ctypes.c_char_p
-    get_name.argtypes = [ctypes.py_object]
-    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-    get_pointer.restype = ctypes.c_void_p
-    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-    name = get_name(capsule)
-    return int(get_pointer(capsule, name)), name == b"dltensor_versioned"
-
-
-def _capsule_fields(capsule: Any) -> _TensorHead:
-    pointer, versioned = _capsule_pointer(capsule)
-    # DLManagedTensorVersioned: version (8 bytes), manager_ctx, deleter, flags (8)
-    offset = 8 + 2 * ctypes.sizeof(ctypes.c_void_p) + 8 if versioned else 0
-    return _TensorHead.from_address(pointer + offset)
-
-
-def _clear_read_only(capsule: Any) -> None:
-    pointer, versioned = _capsule_pointer(capsule)
-    if versioned:
-        flags = ctypes.c_uint64.from_address(pointer + 8 + 2 * ctypes.sizeof(ctypes.c_void_p))
-        flags.value &= ~_READ_ONLY
 
 
 class _CapsuleOnHost:
@@ -233,11 +198,13 @@ def fake_from_dlpack(capsule: Any) -> FakeArray:
     """``cupy.from_dlpack`` of a capsule: kDLCUDA only, and READ_ONLY dropped, as
     CuPy does (its arrays cannot be read-only); the result owns no memory of its
     own but is a view of the producer's."""
-    head = _capsule_fields(capsule)
-    if head.device_type != KDL_CUDA:
-        raise RuntimeError(f"the stand-in imports CUDA memory only, not device {head.device_type}")
-    head.device_type = KDL_CPU
-    _clear_read_only(capsule)
+    device = tensor_head(capsule).device
+    if device.device_type != KDL_CUDA:
+        raise RuntimeError(
+            f"the stand-in imports CUDA memory only, not device {device.device_type}"
+        )
+    device.device_type = KDL_CPU
+    clear_flags(capsule, READ_ONLY)
     return np.from_dlpack(_CapsuleOnHost(capsule)).view(FakeArray)
 
 
