@@ -252,6 +252,19 @@ def fake_asarray(obj: Any, dtype: Any = None) -> Any:
     return make(np.asarray(obj, dtype=dtype))
 
 
+def fake_broadcast_to(array: Any, shape: Any) -> FakeArray:
+    """``cupy.broadcast_to``: a writable view (NumPy's is read-only), so the
+    backend, not the stand-in, must refuse to write where elements alias."""
+    view = np.broadcast_to(array, shape).view(FakeArray)
+    view.flags.writeable = bool(np.asarray(array).flags.writeable)
+    return view
+
+
+def fake_broadcast_arrays(*arrays: Any) -> tuple[FakeArray, ...]:
+    shape = np.broadcast_shapes(*(np.shape(array) for array in arrays))
+    return tuple(fake_broadcast_to(array, shape) for array in arrays)
+
+
 def fake_take(a: Any, indices: Any, axis: int | None = None) -> FakeArray:
     """``cupy.take``: out-of-range indices wrap around."""
     return make(np.take(a, indices, axis, mode="wrap"))
@@ -794,6 +807,8 @@ def fake_cupy(release: tuple[int, int] = RELEASES[-1], missing: tuple[str, ...] 
             value = _returning_fakes(value)
         setattr(module, name, value)
     module.take = fake_take
+    module.broadcast_to = fake_broadcast_to
+    module.broadcast_arrays = fake_broadcast_arrays
     module.sort = fake_sort
     module.argsort = fake_argsort
     module.unique_all = fake_unique_all
