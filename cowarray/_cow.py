@@ -323,13 +323,19 @@ def _write_to_copy(
 ) -> None:
     copy = holder._device.backend.copy(holder._data)
     apply(copy, a, b)
-    old = holder._buf
+    old_data, old = holder._data, holder._buf
     holder._data = copy
     holder._buf = None
     nbytes = copy.nbytes
-    COUNTERS.add(nbytes)
     if observer is not None:
-        observer.record("materialize", holder, old, nbytes)
+        try:
+            observer.record("materialize", holder, old, nbytes)
+        except BaseException:
+            # A CopyWarning turned into an error refuses the write: the
+            # holder keeps the value (and the sharing) it had.
+            holder._data, holder._buf = old_data, old
+            raise
+    COUNTERS.add(nbytes)
 
 
 def count_eager_copy(holder: Holder, buffer: Buffer | None, nbytes: int) -> None:

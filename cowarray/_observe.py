@@ -44,6 +44,9 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 class CopyWarning(UserWarning):
     """Issued by :func:`warn_on_copy` when a write copies a shared buffer."""
 
+    # Tracebacks and warning lines name it as users import it.
+    __module__ = "cowarray"
+
 
 @dataclass(frozen=True, slots=True)
 class TraceEvent:
@@ -178,10 +181,12 @@ class _Dispatcher:
         if not traces and not warn:
             return
         event = _make_event(kind, holder, buffer, nbytes)
+        if warn:
+            # First, so that a warning raised as an error (which refuses the
+            # write) leaves no event for a copy that never took effect.
+            _warn(event)
         for recording in traces:
             recording._add(event)
-        if warn:
-            _warn(event)
 
 
 _DISPATCHER = _Dispatcher()
@@ -505,8 +510,10 @@ def warn_on_copy(min_bytes: int | None = 0) -> _WarningSwitch:
     Notes
     -----
     The warning points at the line of your code that wrote. The setting is
-    process-wide (all threads). If warnings are turned into errors, the error
-    is raised after the write has happened.
+    process-wide (all threads). If warnings are turned into errors
+    (``warnings.simplefilter("error", CopyWarning)``), a write that would copy
+    raises instead, and every array keeps its value: a way to make sure a
+    block of code never copies.
 
     Examples
     --------

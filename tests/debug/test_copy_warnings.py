@@ -105,3 +105,38 @@ def test_warning_skips_library_frames_to_reach_the_user_line(backend_device: ca.
         random.Random(0).shuffle(y)  # random.py (stdlib) writes y[i] = ...
     assert (rec[0].filename, rec[0].lineno) == (__file__, line)
     assert sorted(float(v) for v in y) == [float(v) for v in x]
+
+
+def test_a_copy_warning_raised_as_an_error_refuses_the_write(backend_device: ca.Device) -> None:
+    x = ca.arange(1000.0, device=backend_device)
+    y = ca.lazy_clone(x)
+    before = ca.copy_counters()
+    with (
+        ca.trace() as t,
+        ca.warn_on_copy(0),
+        warnings.catch_warnings(),
+        pytest.raises(ca.CopyWarning, match="8000 bytes"),
+    ):
+        warnings.simplefilter("error", ca.CopyWarning)
+        y[0] = -1.0
+    # the eager model: the write never happened, so nothing changed
+    assert float(y[0]) == 0.0 and float(x[0]) == 0.0
+    assert ca.shares_buffer(x, y)
+    assert t.copies == 0
+    assert ca.copy_counters() == before
+    y[0] = -1.0  # without the error the same write copies, as before
+    assert (float(y[0]), float(x[0])) == (-1.0, 0.0)
+    assert not ca.shares_buffer(x, y)
+
+
+def test_a_refused_in_place_operator_leaves_every_holder_unchanged(
+    backend_device: ca.Device,
+) -> None:
+    x = ca.ones((4, 5), device=backend_device)
+    view = x[1:3]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ca.CopyWarning)
+        with ca.warn_on_copy(0), pytest.raises(ca.CopyWarning):
+            view += 1.0
+    assert float(ca.sum(x)) == 20.0 and float(ca.sum(view)) == 10.0
+    assert ca.shares_buffer(x, view)
