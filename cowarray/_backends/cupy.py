@@ -238,11 +238,14 @@ class CupyBackend:
         """A CuPy array on this GPU from ``obj``.
 
         A CuPy array is returned as is unless ``copy`` or a dtype change asks
-        for a copy. Anything else is copied (host data with a blocking
+        for a copy; one on another GPU is moved as :meth:`transfer` moves it.
+        Anything else is copied (host data with a blocking
         transfer, so the caller may reuse its memory at once), except with
         ``copy=False``: GPU memory of another library (``__cuda_array_interface__``)
         is then viewed without a copy, for the caller to mark it foreign.
         """
+        if isinstance(obj, cupy.ndarray) and obj.device.id != self.device_id:
+            return self._from_other_gpu(obj, dtype, copy)
         with self._current():
             if isinstance(obj, cupy.ndarray):
                 if copy:
@@ -267,6 +270,20 @@ class CupyBackend:
                     f"from this {type(obj).__name__} without copying"
                 )
             return result
+
+    def _from_other_gpu(self, obj: Any, dtype: Any, copy: bool | None) -> Any:
+        # CuPy's own cross-device copy refuses non-contiguous arrays and is not
+        # ordered after the source GPU's stream; transfer() does both.
+        if copy is False:
+            raise ValueError(
+                f"cannot make a {self._device_label} array from a CuPy array on "
+                f"cuda:{obj.device.id} without copying"
+            )
+        moved = self.transfer(obj, cupy_backend(obj.device.id), None)
+        if dtype is None:
+            return moved
+        with self._current():
+            return moved.astype(dtype, copy=False)
 
     def from_numpy(self, array: Any) -> Any:
         with self._current():

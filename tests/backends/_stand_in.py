@@ -156,14 +156,33 @@ class FakeArray(np.ndarray):
     ) -> Any:
         """CuPy's export: a capsule of this array that says kDLCUDA.
 
-        As CuPy, refuses ``copy=True`` on its own device; ``stream`` is recorded.
+        As CuPy, refuses ``copy=True`` on its own device, and makes a host
+        copy for ``dl_device=(kDLCPU, 0)``; ``stream`` is recorded.
         """
-        if copy is True and dl_device in (None, (KDL_CUDA, 0)):
+        if dl_device == (KDL_CPU, 0):
+            if copy is False:
+                raise ValueError("GPU memory cannot be exported to CPU without copy.")
+            host = np.array(self, copy=True, subok=False)
+            return host.__dlpack__(max_version=max_version, copy=True)
+        if dl_device not in (None, self.__dlpack_device__()):
+            raise BufferError("unsupported device requested.")
+        if copy is True:
             raise BufferError("copy=True only supported for copy to CPU.")
         FakeArray.dlpack_streams.append(stream)
         capsule = super().__dlpack__(max_version=max_version)
         tensor_head(capsule).device.device_type = KDL_CUDA
         return capsule
+
+
+class FakeArrayOnGpu1(FakeArray):
+    """A CuPy array on cuda:1 (the stand-in's other arrays are all on cuda:0)."""
+
+    @property
+    def device(self) -> Any:
+        return types.SimpleNamespace(id=1)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return KDL_CUDA, 1
 
 
 class FakeMemoryPointer:

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from _stand_in import (
     FakeArray,
+    FakeArrayOnGpu1,
     FakeDevice,
     FakeEvent,
     FakeStream,
@@ -354,6 +355,30 @@ def test_one_backend_per_gpu_and_none_for_a_missing_gpu(stand_in: types.ModuleTy
     assert stand_in.cupy_backend(1) is stand_in.cupy_backend(1)
     with pytest.raises(ValueError, match=r"cuda:2.*2 GPU"):
         stand_in.cupy_backend(2)
+
+
+def test_a_cupy_array_of_another_gpu_is_compacted_there_then_copied_after_its_stream(
+    stand_in: types.ModuleType, backend: Any
+) -> None:
+    source_stream = FakeStream(5)
+    stand_in.fake.current = source_stream  # the stand-in's one current stream
+    owner = np.arange(24.0).reshape(4, 6).view(FakeArrayOnGpu1)
+    strided = owner[::2, 1::2]  # CuPy itself cannot copy this between devices
+    moved = backend.asarray(strided)
+    np.testing.assert_array_equal(moved, np.arange(24.0).reshape(4, 6)[::2, 1::2])
+    assert not np.shares_memory(moved, owner)
+    assert source_stream.waited == source_stream.recorded[:1], "copy not ordered after cuda:1"
+    assert stand_in.cupy_backend(1).pending.events_reading(owner)
+    as_float32 = backend.asarray(strided, dtype=np.float32)
+    assert as_float32.dtype == np.float32
+    np.testing.assert_array_equal(as_float32, moved)
+
+
+def test_a_cupy_array_of_another_gpu_is_not_viewed_with_copy_false(backend: Any) -> None:
+    elsewhere = np.arange(3.0).view(FakeArrayOnGpu1)
+    with pytest.raises(ValueError, match="on cuda:1 without copying"):
+        backend.asarray(elsewhere, copy=False)
+    np.testing.assert_array_equal(elsewhere, [0.0, 1.0, 2.0])
 
 
 def test_transfer_from_host_memory_is_one_blocking_copy(backend: Any) -> None:

@@ -40,9 +40,12 @@ def test_to_device_of_a_strided_gpu_view_moves_its_values() -> None:
     )
 
 
-@pytest.mark.skipif(
+two_gpus = pytest.mark.skipif(
     cupy.cuda.runtime.getDeviceCount() < 2, reason="needs two GPUs (cuda:0 and cuda:1)"
 )
+
+
+@two_gpus
 def test_to_device_between_gpus_copies_directly() -> None:
     x = ca.reshape(ca.arange(12.0, device=GPU), (3, 4))
     moved = x.T.to_device("cuda:1")
@@ -51,6 +54,17 @@ def test_to_device_between_gpus_copies_directly() -> None:
     np.testing.assert_array_equal(to_numpy(moved), np.arange(12.0).reshape(3, 4).T)
     total = moved + ca.ones((4, 3), device="cuda:1")  # computes on cuda:1
     assert total._data.device.id == 1
+
+
+@two_gpus
+def test_a_strided_cupy_array_of_another_gpu_is_moved_by_asarray() -> None:
+    with cupy.cuda.Device(0):
+        source = cupy.arange(24.0).reshape(4, 6)[::2, 1::2]  # CuPy cannot copy it across
+    moved = ca.asarray(source, device="cuda:1")
+    assert moved._data.device.id == 1
+    np.testing.assert_array_equal(to_numpy(moved), np.arange(24.0).reshape(4, 6)[::2, 1::2])
+    with pytest.raises(ValueError, match="on cuda:0 without copying"):
+        ca.asarray(source, device="cuda:1", copy=False)
 
 
 def test_arrays_on_different_devices_are_not_combined() -> None:
