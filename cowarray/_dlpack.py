@@ -335,15 +335,14 @@ def from_dlpack(
     exported = _from_numpy_export(x, copy)
     if exported is not None:
         return _on_device(exported, target, copy)
+    if target is not None and target.kind == "cpu":
+        host_copy = _host_copy_from(x, copy)
+        if host_copy is not None:
+            return _on_device(host_copy, target, copy)
     source_device, producer_copied, capsule, dl_device = _negotiate(x, copy)
     backend = source_device.backend
     read_only = bool(_capsule_flags(capsule) & _FLAG_READ_ONLY)
-    data = backend.import_dlpack(capsule, dl_device)
-    if data.dtype not in ALL_DTYPES:  # e.g. bfloat16, which CuPy takes with ml_dtypes
-        raise BufferError(
-            f"from_dlpack: cowarray holds bool, integer, floating and complex data, not "
-            f"{data.dtype}; convert it in the producer first"
-        )
+    data = _check_importable(backend.import_dlpack(capsule, dl_device))
     if copy and not producer_copied:  # an older producer ignored copy=True
         array = _copied_import(data, source_device)
     elif copy:
@@ -363,6 +362,51 @@ def from_dlpack(
     else:
         array = import_foreign(data, source_device, read_only=read_only)
     return _on_device(array, target, copy)
+
+
+def _check_importable(data: Any) -> Any:
+    if data.dtype not in ALL_DTYPES:  # e.g. bfloat16, which CuPy takes with ml_dtypes
+        raise BufferError(
+            f"from_dlpack: cowarray holds bool, integer, floating and complex data, not "
+            f"{data.dtype}; convert it in the producer first"
+        )
+    return data
+
+
+def _host_copy_from(x: object, copy: bool | None) -> Array | None:
+    """The producer's own host copy of its device data, for ``device="cpu"``.
+
+    This is the standard's way to reach device memory from the host
+    (``__dlpack__(dl_device=(kDLCPU, 0), copy=True)``): it needs no CuPy, so
+    a CUDA torch tensor becomes a host array without it. None when ``x`` is
+    host data already, or its producer makes no host copies (the caller then
+    imports the data on its device and moves it).
+    """
+    method = getattr(x, "__dlpack__", None)
+    device_method = getattr(x, "__dlpack_device__", None)
+    if method is None or device_method is None or _is_capsule(x):
+        return None
+    dl_device = _check_dl_device(tuple(device_method()), "the producer's __dlpack_device__()")
+    if dl_device is None or dl_device[0] in _HOST_DEVICE_TYPES:
+        return None
+    if copy is False:
+        raise ValueError(
+            f"from_dlpack(..., device='cpu', copy=False): the data is on DLPack device "
+            f"{dl_device}, so a host array needs a copy"
+        )
+    try:
+        capsule = method(max_version=_MAX_VERSION, dl_device=_HOST, copy=True)
+    except (TypeError, ValueError, BufferError, NotImplementedError):
+        return None  # an older producer, or one that cannot copy to the host
+    _check_unused(capsule)
+    if _capsule_device(capsule)[0] not in _HOST_DEVICE_TYPES:
+        return None  # ignored dl_device; the capsule is released unused
+    # A producer that took copy=True made the copy (torch does so without
+    # flagging it IS_COPIED): the memory is the result's alone.
+    data = _check_importable(CPU.backend.import_dlpack(capsule, _HOST))
+    array = new_array(data, None, CPU)
+    _cow.notify("import", array, None, int(data.nbytes))
+    return array
 
 
 def import_foreign(data: Any, device: Device, *, read_only: bool = False) -> Array:

@@ -81,11 +81,10 @@ def stand_in(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
 @pytest.fixture
 def gpu(monkeypatch: pytest.MonkeyPatch, stand_in: types.ModuleType) -> Device:
     """A cuda:0 device served by the stand-in backend, not interned beyond the test."""
-    backend = stand_in.CupyBackend(0)
     original = _backends.backend_for
 
     def backend_for(device: Device) -> Any:
-        return backend if device.kind == "cuda" else original(device)
+        return stand_in.cupy_backend(device.index) if device.kind == "cuda" else original(device)
 
     # Without the real cuda devices a GPU machine has interned already.
     interned = {key: device for key, device in Device._interned.items() if key[0] != "cuda"}

@@ -75,7 +75,10 @@ def asarray(
     dtype : dtype, optional
         The result's dtype; inferred from ``obj`` when omitted.
     device : Device or str, optional
-        Where the result lives; ``obj``'s device for an Array, else ``"cpu"``.
+        Where the result lives. By default ``obj``'s device: an Array's, the
+        GPU of a CuPy array or CUDA torch tensor, else ``"cpu"``. Data on
+        another device than ``device`` is moved with one copy, as
+        :meth:`Array.to_device` moves it.
     copy : bool, optional
         ``None`` (default): an Array with matching dtype and device is
         returned as is (the same object); anything else is copied into a new
@@ -103,7 +106,13 @@ def asarray(
     target_dtype = _dtype_or_none(dtype)
     if type(obj) is Array:
         return _from_array(obj, target_dtype, device, copy)
-    target = _device_or_default(device) if device is not None else _device_of(obj)
+    gpu = _gpu_of(obj)
+    if device is None:
+        target = CPU if gpu is None else Device("cuda", gpu)
+    else:
+        target = as_device(device)
+        if gpu is not None and (target.kind, target.index) != ("cuda", gpu):
+            return _from_other_device(obj, target_dtype, f"cuda:{gpu}", target, copy)
     backend = target.backend
     if isinstance(obj, backend.array_type):
         return _from_backend_array(obj, target_dtype, target, copy)
@@ -139,17 +148,40 @@ def asarray(
     return new_array(data, None, target)
 
 
-def _device_of(obj: object) -> Device:
+def _from_other_device(
+    obj: object, dtype: Any, source: str, target: Device, copy: bool | None
+) -> Array:
+    # GPU data asked for elsewhere goes through DLPack: a host copy made by
+    # the producer, or an import on its GPU (with the stream handshake) moved
+    # on to the target.
+    if copy is False:
+        raise ValueError(
+            f"asarray(..., device={str(target)!r}, copy=False): the data is on {source}; "
+            f"moving it to {target} needs a copy"
+        )
+    return _with_dtype(_dlpack.from_dlpack(obj, device=target), dtype)
+
+
+def _with_dtype(array: Array, dtype: Any) -> Array:
+    if dtype is None or dtype == array.dtype:
+        return array
+    from .data_types import astype  # data_types imports this module
+
+    return astype(array, dtype)
+
+
+def _gpu_of(obj: object) -> int | None:
     # The standard: without device=, an array-like input keeps its device (a
-    # CuPy array or a CUDA torch tensor stays on its GPU). Anything else: cpu.
+    # CuPy array or a CUDA torch tensor stays on its GPU). The GPU's number,
+    # or None for host data and anything that does not say.
     ask = getattr(obj, "__dlpack_device__", None)
-    if ask is None or isinstance(obj, CPU.backend.array_type):
-        return CPU
+    if ask is None or type(obj) is CPU.backend.array_type:
+        return None
     try:
         kind, index = ask()
     except Exception:  # not a usable answer: treat it as host data
-        return CPU
-    return Device("cuda", index) if kind == 2 else CPU
+        return None
+    return int(index) if kind == 2 else None
 
 
 def _from_array(obj: Array, dtype: Any, device: object, copy: bool | None) -> Array:
@@ -163,12 +195,7 @@ def _from_array(obj: Array, dtype: Any, device: object, copy: bool | None) -> Ar
             + ("dtype" if not same_dtype else "device")
             + " without copying"
         )
-    result = obj if target is obj._device else obj.to_device(target)
-    if not same_dtype:
-        from .data_types import astype
-
-        result = astype(result, dtype)
-    return result
+    return _with_dtype(obj if target is obj._device else obj.to_device(target), dtype)
 
 
 def _from_backend_array(data: Any, dtype: Any, device: Device, copy: bool | None) -> Array:

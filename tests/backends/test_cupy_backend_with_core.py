@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 from _dlpack_layout import IS_COPIED, versioned_flags
-from _stand_in import FakeArray, FakeStream, make
+from _stand_in import FakeArray, FakeArrayOnGpu1, FakeStream, make
 
 import cowarray as ca
 from cowarray.testing import assert_equal_to_model, to_numpy
@@ -227,6 +227,23 @@ def test_a_strided_view_moved_to_another_gpu_keeps_its_memory_from_writes_until_
     moved = second.transfer(view, first, None)
     np.testing.assert_array_equal(np.asarray(moved), np.arange(24.0).reshape(4, 6)[::2, 1::2])
     assert first.pending.events_reading(owner), "a write to the source could overtake the copy"
+
+
+def test_asarray_moves_a_cupy_array_to_the_device_asked_for(gpu: ca.Device) -> None:
+    values = np.arange(24.0).reshape(4, 6)
+    on_gpu0 = values.copy().view(FakeArray)[::2, 1::2]
+    on_gpu1 = values.copy().view(FakeArrayOnGpu1)[::2, 1::2]
+    expected = values[::2, 1::2]
+    cases = [(on_gpu0, "cpu"), (on_gpu1, "cpu"), (on_gpu1, "cuda:0"), (on_gpu0, "cuda:1")]
+    for source, device in cases:
+        moved = ca.asarray(source, device=device)
+        assert moved.device == ca.Device(device)
+        assert_equal_to_model(moved, expected)
+        assert not np.shares_memory(moved._data, source)
+        with pytest.raises(ValueError, match=f"on cuda:{source.device.id}; moving it to {device}"):
+            ca.asarray(source, device=device, copy=False)
+    assert type(ca.asarray(on_gpu1, device="cpu")._data) is np.ndarray
+    assert ca.asarray(on_gpu1, device=gpu, dtype=ca.float32).dtype == ca.float32
 
 
 def test_numpy_takes_a_host_copy_of_a_gpu_array_through_dlpack(gpu: ca.Device) -> None:

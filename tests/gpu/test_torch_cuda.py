@@ -97,3 +97,21 @@ def test_import_passes_cupys_current_stream_to_torch() -> None:
         imported = ca.from_dlpack(t)  # CuPy's current stream must wait for producer
     values = to_numpy(ca.lazy_clone(imported))
     assert (values == 3.0).all(), "the import did not order CuPy's stream after torch's"
+
+
+@pytest.mark.parametrize(
+    "convert",
+    [
+        lambda t: ca.from_dlpack(t, device="cpu"),
+        lambda t: ca.asarray(t, device="cpu"),
+    ],
+    ids=["from_dlpack", "asarray"],
+)
+def test_a_cuda_tensor_asked_for_on_the_host_is_torchs_host_copy(convert: Any) -> None:
+    t = torch.arange(6.0, device="cuda").reshape(2, 3)[:, ::2]
+    x = convert(t)
+    assert x.device == ca.Device("cpu")
+    assert ca.cow_info(x).state == "private"
+    t[0, 0] = -1.0
+    _sync()
+    assert to_numpy(x).tolist() == [[0.0, 2.0], [3.0, 5.0]]
