@@ -494,14 +494,13 @@ def _negotiate(x: object, copy: bool | None) -> tuple[Device, bool, Any, tuple[i
     attempts: list[dict[str, Any]] = [{"max_version": _MAX_VERSION}, {}]
     if copy is not None:
         attempts = [{**kwargs, "copy": copy} for kwargs in attempts] + [{}]
-    if dl_device[0] == _DL_CUDA:
-        # The standard: the consumer names its stream, and the producer makes
-        # that stream wait for its pending work on the memory.
-        stream = source.backend.dlpack_consumer_stream()
-        attempts = [{**kwargs, "stream": stream} for kwargs in attempts]
     # A producer exports from its device's current stream (torch refuses a
     # tensor of another GPU than the current one): make the source GPU current.
-    with source.backend.device_context():
+    with source.backend.device_context(), source.backend.dlpack_import_stream() as stream:
+        if stream is not None:
+            # The standard: the consumer names its stream, and the producer
+            # makes that stream wait for its pending work on the memory.
+            attempts = [{**kwargs, "stream": stream} for kwargs in attempts]
         capsule, kwargs = _ask(method, attempts)
     _check_unused(capsule)
     return source, "copy" in kwargs and copy is True, capsule, dl_device

@@ -134,8 +134,9 @@ class Backend(Protocol):
 
     # -- devices with streams (the CuPy backend); NumPy does nothing here ----------
 
-    def dlpack_consumer_stream(self) -> int | None:
-        """The stream a DLPack import from this device should name (None: host)."""
+    def dlpack_import_stream(self) -> AbstractContextManager[int | None]:
+        """A context giving the ``stream=`` a DLPack import onto this device
+        hands its producer (None: host); the producer is called inside it."""
         ...
 
     def note_share(self, data: Any) -> None:

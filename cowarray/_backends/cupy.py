@@ -40,7 +40,9 @@ stream, so this backend adds the ordering an eager copy would have had:
 4. *DLPack follows the standard.* ``__dlpack__(stream=s)`` makes the
    consumer's stream ``s`` wait for CuPy's current stream (``None`` is the
    legacy default stream, ``-1`` asks for no ordering); an import passes CuPy's
-   current stream to the producer (:meth:`dlpack_consumer_stream`).
+   current stream to the producer (:meth:`dlpack_import_stream`), or, for the
+   per-thread default stream that torch refuses, a relay stream that the
+   current stream then waits for.
 
 Host access. ``np.asarray`` on a GPU array raises TypeError, as CuPy does;
 ``to_device("cpu")`` is the explicit copy to host.
@@ -76,6 +78,9 @@ __all__ = [
 
 #: Most copies whose source is kept alive at once; beyond it the oldest is waited for.
 MAX_PENDING: Final = 256
+
+# DLPack's and CUDA's number for the per-thread default stream (cudaStreamPerThread).
+_PER_THREAD_DEFAULT_STREAM: Final = 2
 
 #: The message of the TypeError raised where a GPU array would become a NumPy array.
 HOST_ACCESS_MESSAGE: Final = (
@@ -215,6 +220,7 @@ class CupyBackend:
         self.pending = _Pending()
         self.share_streams = _ShareStreams()
         self._device_label = f"cuda:{device_id}"
+        self._relay: Any = None  # see dlpack_import_stream
 
     @contextmanager
     def _current(self) -> Iterator[None]:
@@ -478,14 +484,30 @@ class CupyBackend:
             return f"it has negative strides {data.strides}, which DLPack consumers refuse"
         return None
 
-    def dlpack_consumer_stream(self) -> int:
-        """The ``stream=`` to pass a producer when importing onto this GPU.
+    @contextmanager
+    def dlpack_import_stream(self) -> Iterator[int]:
+        """The ``stream=`` to pass a producer importing onto this GPU, for the block.
 
         CuPy's current stream; the legacy default stream (pointer 0) is spelled
-        1, as the DLPack standard asks.
+        1, as the DLPack standard asks. The per-thread default stream (2) is
+        one torch refuses, so the producer is handed a private relay stream
+        instead, and when the block ends the current stream waits for the
+        relay, which by then waits for the producer's work.
         """
-        pointer = int(self._stream().ptr)
-        return 1 if pointer == 0 else pointer
+        current = self._stream()
+        pointer = int(current.ptr)
+        if pointer != _PER_THREAD_DEFAULT_STREAM:
+            yield 1 if pointer == 0 else pointer
+            return
+        relay = self._relay_stream()
+        yield int(relay.ptr)
+        current.wait_event(relay.record(cupy.cuda.Event(disable_timing=True)))
+
+    def _relay_stream(self) -> Any:
+        if self._relay is None:
+            with self._current():
+                self._relay = cupy.cuda.Stream(non_blocking=True)
+        return self._relay
 
     def export_dlpack(
         self,

@@ -260,8 +260,8 @@ class NumpyBackend:
     def device_context(self) -> AbstractContextManager[object]:
         return nullcontext()  # host memory: nothing is current
 
-    def dlpack_consumer_stream(self) -> int | None:
-        return None  # host memory: DLPack's stream must be None
+    def dlpack_import_stream(self) -> AbstractContextManager[int | None]:
+        return nullcontext(None)  # host memory: DLPack's stream must be None
 
     def note_share(self, data: np.ndarray) -> None:
         return None  # host memory: no streams to order

@@ -33,6 +33,7 @@ import collections
 import ctypes
 import importlib.machinery
 import importlib.util
+import itertools
 import math
 import operator
 import os
@@ -754,6 +755,25 @@ class FakeStream:
         return None
 
 
+class FakeCupyStream(FakeStream):
+    """``cupy.cuda.Stream``: a new stream with a pointer of its own, and the
+    named ones. CuPy 14's ``Stream.from_external`` takes the CUDA stream
+    protocol (its ExternalStream is deprecated, so the stand-in has none)."""
+
+    _pointers = itertools.count(1000)
+    created: ClassVar[list[FakeCupyStream]] = []
+    null: ClassVar[FakeStream] = FakeStream(0)
+    ptds: ClassVar[FakeStream] = FakeStream(2)
+
+    def __init__(self, null: bool = False, non_blocking: bool = False) -> None:
+        super().__init__(next(self._pointers))
+        FakeCupyStream.created.append(self)
+
+    @staticmethod
+    def from_external(foreign: Any) -> FakeStream:
+        return FakeStream(foreign.__cuda_stream__()[1])
+
+
 class FakeDevice:
     """``cupy.cuda.Device``: entering makes it the stand-in's current device."""
 
@@ -784,13 +804,7 @@ class FakeCuda:
     """``cupy.cuda``: a current device and a current stream that tests set."""
 
     Event = FakeEvent
-    # CuPy 14's Stream.from_external takes the CUDA stream protocol (its
-    # ExternalStream is deprecated, so the stand-in has none).
-    Stream = types.SimpleNamespace(
-        null=FakeStream(0),
-        ptds=FakeStream(2),
-        from_external=lambda foreign: FakeStream(foreign.__cuda_stream__()[1]),
-    )
+    Stream = FakeCupyStream
 
     def __init__(self) -> None:
         # Each stand-in cupy has its own Device class, tied to its current device.

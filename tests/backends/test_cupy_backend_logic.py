@@ -19,6 +19,7 @@ import pytest
 from _stand_in import (
     FakeArray,
     FakeArrayOnGpu1,
+    FakeCupyStream,
     FakeDevice,
     FakeEvent,
     FakeStream,
@@ -336,13 +337,28 @@ def test_numpy_export_is_refused_with_the_way_to_the_host(backend: Any) -> None:
     assert backend.exported_keepalive(make([1.0])) is None
 
 
-def test_dlpack_consumer_stream_spells_the_legacy_default_stream_1(
+def test_dlpack_import_stream_spells_the_legacy_default_stream_1(
     stand_in: types.ModuleType, backend: Any
 ) -> None:
-    stand_in.fake.current = FakeStream(0)
-    assert backend.dlpack_consumer_stream() == 1
-    stand_in.fake.current = FakeStream(12345)
-    assert backend.dlpack_consumer_stream() == 12345
+    for pointer, expected in [(0, 1), (12345, 12345)]:
+        current = stand_in.fake.current = FakeStream(pointer)
+        with backend.dlpack_import_stream() as stream:
+            assert stream == expected
+        assert current.waited == []  # the producer ordered this very stream
+
+
+def test_the_per_thread_default_stream_imports_through_a_relay_stream(
+    stand_in: types.ModuleType, backend: Any
+) -> None:
+    current = stand_in.fake.current = stand_in.cupy.cuda.Stream.ptds
+    current.waited.clear()
+    with backend.dlpack_import_stream() as stream:
+        relay = FakeCupyStream.created[-1]
+        assert stream == relay.ptr != 2  # torch refuses 2
+        assert current.waited == [], "waited before the producer ordered the relay"
+    assert current.waited == relay.recorded[-1:]
+    with backend.dlpack_import_stream() as again:
+        assert again == relay.ptr  # one relay per GPU
 
 
 def test_dlpack_export_problem_names_negative_strides(backend: Any) -> None:

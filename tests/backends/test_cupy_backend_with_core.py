@@ -305,6 +305,26 @@ def test_an_import_from_the_gpu_names_the_current_stream_with_the_producers_gpu_
     assert to_numpy(y)[0] == 10.0
 
 
+def test_import_under_the_per_thread_default_stream_hands_torch_a_stream_it_takes(
+    stand_in: types.ModuleType, gpu: ca.Device
+) -> None:
+    class TorchLike(FakeArray):
+        def __dlpack__(self, *, stream: Any = None, **kwargs: Any) -> Any:
+            if stream == 2:  # torch 2.13's words
+                raise BufferError("per-thread default stream is not supported.")
+            return super().__dlpack__(stream=stream, **kwargs)
+
+    ptds = stand_in.fake.current = stand_in.cupy.cuda.Stream.ptds
+    ptds.waited.clear()
+    producer = TorchLike((2,))
+    producer[...] = [1.0, 2.0]
+    y = ca.from_dlpack(producer)
+    assert to_numpy(y).tolist() == [1.0, 2.0]
+    handed = FakeArray.dlpack_streams[-1]
+    assert handed not in (None, 2)
+    assert len(ptds.waited) == 1, "the current stream must wait for the relay stream"
+
+
 def test_copy_true_from_a_cupy_producer_that_refuses_it_is_copied_by_cowarray(
     gpu: ca.Device,
 ) -> None:

@@ -6,7 +6,7 @@ import gc
 from typing import Any
 
 import pytest
-from _gpu import GPU, new_stream, spin, synchronize
+from _gpu import GPU, cupy, new_stream, spin, synchronize
 
 import cowarray as ca
 from cowarray.testing import to_numpy
@@ -115,3 +115,16 @@ def test_a_cuda_tensor_asked_for_on_the_host_is_torchs_host_copy(convert: Any) -
     t[0, 0] = -1.0
     _sync()
     assert to_numpy(x).tolist() == [[0.0, 2.0], [3.0, 5.0]]
+
+
+def test_import_under_the_per_thread_default_stream_waits_for_torch_through_a_relay() -> None:
+    # torch refuses stream=2; cowarray hands it a relay stream instead
+    producer = torch.cuda.Stream()
+    t = torch.zeros(1 << 20, device="cuda:0")
+    _sync()
+    with cupy.cuda.Stream.ptds, torch.cuda.stream(producer):
+        torch.cuda._sleep(50_000_000)
+        t.fill_(3.0)  # on torch's stream
+        imported = ca.from_dlpack(t)
+        values = to_numpy(ca.lazy_clone(imported))  # reads on the per-thread stream
+    assert (values == 3.0).all(), "the per-thread stream did not wait for torch's"
