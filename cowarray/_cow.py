@@ -164,9 +164,12 @@ class Observer(Protocol):
     """Receives the core's events while somebody is looking (debug.trace).
 
     ``kind`` is one of ``"share"`` (a new holder joins ``buffer``),
-    ``"materialize"`` (``holder`` copied ``nbytes`` out of ``buffer``),
-    ``"takeover"`` (the last holder writes ``buffer`` in place), ``"export"``,
-    ``"import"`` and ``"exposure_end"`` (DLPack).
+    ``"materialize"`` (``holder`` wrote, copying ``nbytes`` out of ``buffer``),
+    ``"eager_copy"`` (``holder`` was given a copy of ``nbytes`` because
+    ``buffer`` could not be shared: exposed or foreign), ``"takeover"`` (the
+    last holder writes ``buffer`` in place), ``"export"``, ``"import"`` and
+    ``"exposure_end"`` (DLPack). If ``record`` raises for a copy (a warning
+    turned into an error), the copy is dropped and ``holder`` keeps its value.
     """
 
     def record(
@@ -308,9 +311,9 @@ def _take_over(holder: Holder) -> bool:
     """The last holder keeps the memory; True if its view must still be copied."""
     buf = holder._buf
     assert buf is not None
-    if observer is not None:
-        observer.record("takeover", holder, buf, 0)
     must_copy: bool = buf.read_only or holder._device.backend.must_copy_before_write(holder._data)
+    if observer is not None and not must_copy:
+        observer.record("takeover", holder, buf, 0)
     if buf.shareable and not must_copy:
         # Plain memory with one holder: forget the record, so later writes
         # take the record-free path. The memory keeps its id.
@@ -340,10 +343,10 @@ def _write_to_copy(
 
 def count_eager_copy(holder: Holder, buffer: Buffer | None, nbytes: int) -> None:
     """Count (and show the observer) a copy made because ``buffer`` could not be
-    shared lazily (exposed or foreign): ``holder`` now holds the copy."""
-    COUNTERS.add(nbytes)
+    shared lazily (exposed or foreign): ``holder``, a new array, holds the copy."""
     if observer is not None:
-        observer.record("materialize", holder, buffer, nbytes)
+        observer.record("eager_copy", holder, buffer, nbytes)
+    COUNTERS.add(nbytes)
 
 
 def notify(kind: str, holder: Holder | None, buffer: Buffer | None, nbytes: int) -> None:

@@ -56,7 +56,8 @@ class TraceEvent:
     ----------
     kind : str
         ``"share"`` (a lazy clone, view or NumPy export joined a buffer),
-        ``"materialize"`` (a write copied its region out of a shared buffer),
+        ``"materialize"`` (a write copied its region out of a shared buffer,
+        or an exposed or foreign buffer had to be copied at once),
         ``"takeover"`` (the last holder wrote in place), ``"export"``,
         ``"import"`` or ``"exposure_end"`` (DLPack).
     nbytes : int
@@ -177,14 +178,17 @@ class _Dispatcher:
     def record(self, kind: str, holder: Any, buffer: _cow.Buffer | None, nbytes: int) -> None:
         traces = _active
         threshold = _warn_threshold
-        warn = kind == "materialize" and threshold is not None and nbytes >= threshold
+        eager = kind == "eager_copy"
+        copied = eager or kind == "materialize"
+        warn = copied and threshold is not None and nbytes >= threshold
         if not traces and not warn:
             return
-        event = _make_event(kind, holder, buffer, nbytes)
+        # A trace shows every copy as "materialize"; only the warning says why.
+        event = _make_event("materialize" if copied else kind, holder, buffer, nbytes)
         if warn:
             # First, so that a warning raised as an error (which refuses the
-            # write) leaves no event for a copy that never took effect.
-            _warn(event)
+            # copy) leaves no event for a copy that never took effect.
+            _warn(event, eager)
         for recording in traces:
             recording._add(event)
 
@@ -198,15 +202,18 @@ def _refresh_observer() -> None:
     _cow.observer = _DISPATCHER if looking else None
 
 
-def _warn(event: TraceEvent) -> None:
+def _warn(event: TraceEvent, eager: bool) -> None:
     _, level = _user_frame()
     source = f"buffer #{event.buffer_id}" if event.buffer_id is not None else "its buffer"
-    warnings.warn(
-        f"a write copied {event.nbytes} bytes (region {event.shape}, {event.dtype}) "
-        f"out of shared {source}",
-        CopyWarning,
-        stacklevel=level,
-    )
+    copied = f"{event.nbytes} bytes (region {event.shape}, {event.dtype})"
+    if eager:
+        message = (
+            f"copied {copied} out of {source} at once: memory outside cowarray (a "
+            "DLPack consumer or producer) may write that buffer, so it is not shared lazily"
+        )
+    else:
+        message = f"a write copied {copied} out of shared {source}"
+    warnings.warn(message, CopyWarning, stacklevel=level)
 
 
 # -- trace ---------------------------------------------------------------------
@@ -510,9 +517,11 @@ def warn_on_copy(min_bytes: int | None = 0) -> _WarningSwitch:
     Notes
     -----
     The warning points at the line of your code that wrote. The setting is
-    process-wide (all threads). If warnings are turned into errors
-    (``warnings.simplefilter("error", CopyWarning)``), a write that would copy
-    raises instead, and every array keeps its value: a way to make sure a
+    process-wide (all threads). Besides writes, the eager copies that exposed
+    and foreign buffers force (a clone, view or result of such an array) warn
+    too. If warnings are turned into errors
+    (``warnings.simplefilter("error", CopyWarning)``), an operation that would
+    copy raises instead, and every array keeps its value: a way to make sure a
     block of code never copies.
 
     Examples

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import sys
 import warnings
+from typing import Any
 
 import pytest
 
@@ -140,3 +141,40 @@ def test_a_refused_in_place_operator_leaves_every_holder_unchanged(
             view += 1.0
     assert float(ca.sum(x)) == 20.0 and float(ca.sum(view)) == 10.0
     assert ca.shares_buffer(x, view)
+
+
+def _exposed(device: ca.Device) -> tuple[ca.Array, object]:
+    x = ca.arange(10.0, device=device)
+    consumer = x.__dlpack__()  # an unconsumed capsule: x stays exposed while it lives
+    assert ca.cow_info(x).state == "exposed"
+    return x, consumer
+
+
+def test_an_eager_copy_warns_with_its_reason_not_as_a_write(backend_device: ca.Device) -> None:
+    x, _consumer = _exposed(backend_device)
+    with ca.warn_on_copy(0), pytest.warns(ca.CopyWarning) as rec:
+        ca.lazy_clone(x)
+    message = str(rec[0].message)
+    assert message.startswith("copied 80 bytes (region (10,), float64) out of buffer #")
+    assert "may write that buffer" in message and "a write" not in message
+
+
+@pytest.mark.parametrize(
+    "make", [ca.lazy_clone, lambda x: x[2:], lambda x: ca.asarray(x, copy=True)]
+)
+def test_an_eager_copy_refused_as_an_error_changes_nothing(
+    make: Any, backend_device: ca.Device
+) -> None:
+    x, _consumer = _exposed(backend_device)
+    before = ca.copy_counters()
+    with (
+        ca.trace() as t,
+        ca.warn_on_copy(0),
+        warnings.catch_warnings(),
+        pytest.raises(ca.CopyWarning, match="at once"),
+    ):
+        warnings.simplefilter("error", ca.CopyWarning)
+        make(x)
+    assert ca.copy_counters() == before
+    assert [e.kind for e in t.events] == []
+    assert ca.cow_info(x).holders == 1 and ca.cow_info(x).state == "exposed"
