@@ -30,12 +30,13 @@ def _rtol(dtype: Any, device: ca.Device) -> float:
     return _GPU_RTOL[np.finfo(dtype).dtype.itemsize]
 
 
-def assert_matches(result: Any, expected: Any, *, exact: bool = False) -> None:
+def assert_matches(result: Any, expected: Any, *, exact: bool = False, atol: float = 0.0) -> None:
     """``result`` is a cowarray Array equal to ``expected`` in dtype, shape and values.
 
     Booleans and integers must be equal; floating-point values to 1e-12
     relative, or, on a cuda device, to a few units in the last place for 16
-    and 32 bits (see ``_GPU_RTOL``); ``exact`` asks for equality everywhere.
+    and 32 bits (see ``_GPU_RTOL``), plus ``atol`` absolute (for results that
+    cancel, or that a GPU flushes to zero); ``exact`` asks for equality everywhere.
     """
     assert type(result) is ca.Array, type(result)
     expected = np.asarray(expected)
@@ -46,7 +47,7 @@ def assert_matches(result: Any, expected: Any, *, exact: bool = False) -> None:
         np.testing.assert_array_equal(got, expected)
     else:
         rtol = _rtol(got.dtype, result.device)
-        np.testing.assert_allclose(got, expected, rtol=rtol, atol=0, equal_nan=True)
+        np.testing.assert_allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True)
 
 
 def _different(value: Any) -> Any:

@@ -140,7 +140,11 @@ def test_binary_matches_numpy_with_broadcasting(
         result = getattr(ca, name)(
             ca.asarray(a, device=backend_device), ca.asarray(b, device=backend_device)
         )
-    assert_matches(result, expected)
+    # logaddexp(-1, -0.5) cancels (-0.5 + 0.474): one ulp of difference in a
+    # GPU's float32 exp or log1p is then ~20 ulp of the result. float64 keeps
+    # that well inside its tolerance; the largest finite float32 input is 2.5.
+    cancels = name == "logaddexp" and dtype == "float32" and backend_device.kind == "cuda"
+    assert_matches(result, expected, atol=4 * np.finfo(np.float32).eps * 2.5 if cancels else 0.0)
     assert result.device == backend_device
 
 
@@ -350,9 +354,14 @@ def test_sign_and_square_match_numpy_on_any_real_array(
 ) -> None:
     x = data.draw(_arrays_for(backend_device, xps.real_dtypes())).to_device(backend_device)
     model = host(x)
+    # A float32 square below float32's smallest normal is a subnormal NumPy
+    # keeps and a GPU flushes to zero (-ftz); the inputs were normal.
+    flushed = backend_device.kind == "cuda" and model.dtype == np.float32
     with np.errstate(all="ignore"):
         assert_matches(ca.sign(x), np.sign(model))
-        assert_matches(ca.square(x), np.square(model))
+        assert_matches(
+            ca.square(x), np.square(model), atol=np.finfo(np.float32).tiny if flushed else 0.0
+        )
 
 
 @pytest.mark.parametrize("dtype", ["complex64", "complex128"])

@@ -108,7 +108,10 @@ def test_in_place_operator_changes_only_the_array_written(operator: str, device:
     result = getattr(x, operator)(2.0)
     expected = getattr(model.copy(), operator)(2.0)
     assert result is x
-    assert_equal_to_model(x, expected)
+    if operator == "__ipow__" and device.kind == "cuda":  # CUDA's pow: a few ulp
+        np.testing.assert_allclose(to_numpy(x), expected, rtol=1e-15, atol=0)
+    else:
+        assert_equal_to_model(x, expected)
     assert_equal_to_model(clone, model)
     assert_equal_to_model(view, model[1:])
 
