@@ -16,6 +16,9 @@ read-only flag), so memory that crosses the boundary is never shared lazily:
   ``np.from_dlpack(x, device="cpu")`` asks for); other devices are refused.
 * **Import** (:func:`from_dlpack`). Zero-copy; the buffer is *foreign* (its
   producer may write it). ``copy=True`` gives an independent value.
+  ``device="cpu"`` for data on a GPU first asks the producer for its own
+  host copy (``dl_device=(1, 0), copy=True``, the standard's way, which
+  needs no CuPy); a producer that makes none is imported on its GPU and moved.
 * **No second alias.** Two cowarray arrays never alias each other. Memory
   given out or taken in through DLPack is entered, by address range, in a
   registry of *boundary regions* for as long as it is exposed or foreign. An
@@ -37,6 +40,7 @@ import functools
 import threading
 import weakref
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Final, TypeGuard
 
 from . import _cow
@@ -47,7 +51,7 @@ from ._dtypes import ALL_DTYPES
 if TYPE_CHECKING:
     from ._backends.base import Backend
 
-__all__ = ["export", "from_dlpack"]
+__all__ = ["device_data_of", "export", "from_dlpack"]
 
 #: DLPack device types whose memory the host can read (CPU, CUDA/ROCm pinned host).
 _HOST_DEVICE_TYPES: Final = frozenset({1, 3, 11})
@@ -335,11 +339,21 @@ def from_dlpack(
     exported = _from_numpy_export(x, copy)
     if exported is not None:
         return _on_device(exported, target, copy)
+    refusal = None
     if target is not None and target.kind == "cpu":
-        host_copy = _host_copy_from(x, copy)
+        host_copy, refusal = _host_copy_from(x, copy)
         if host_copy is not None:
             return _on_device(host_copy, target, copy)
-    source_device, producer_copied, capsule, dl_device = _negotiate(x, copy)
+    try:
+        source_device, producer_copied, capsule, dl_device = _negotiate(x, copy)
+    except BufferError as error:
+        if refusal is None:
+            raise
+        # Both ways failed; the producer's own reason may be the one to fix
+        # (torch: "Can't export tensors that require gradient").
+        raise BufferError(
+            f"{error} (asked for a host copy first, the producer said: {refusal})"
+        ) from refusal
     backend = source_device.backend
     read_only = bool(_capsule_flags(capsule) & _FLAG_READ_ONLY)
     data = _check_importable(backend.import_dlpack(capsule, dl_device))
@@ -364,6 +378,20 @@ def from_dlpack(
     return _on_device(array, target, copy)
 
 
+def device_data_of(x: object) -> tuple[int, int] | None:
+    """The DLPack device of ``x``'s data when that is not host memory (a CuPy
+    array, a CUDA torch tensor): ``(kind, index)``; None for host data and for
+    anything that does not say where its data is."""
+    ask = getattr(x, "__dlpack_device__", None)
+    if ask is None or type(x) is CPU.backend.array_type:
+        return None
+    try:
+        kind, index = (int(part) for part in ask())
+    except Exception:  # not a usable answer: treat it as host data
+        return None
+    return None if kind in _HOST_DEVICE_TYPES else (kind, index)
+
+
 def _check_importable(data: Any) -> Any:
     if data.dtype not in ALL_DTYPES:  # e.g. bfloat16, which CuPy takes with ml_dtypes
         raise BufferError(
@@ -373,40 +401,51 @@ def _check_importable(data: Any) -> Any:
     return data
 
 
-def _host_copy_from(x: object, copy: bool | None) -> Array | None:
+def _host_copy_from(x: object, copy: bool | None) -> tuple[Array | None, Exception | None]:
     """The producer's own host copy of its device data, for ``device="cpu"``.
 
     This is the standard's way to reach device memory from the host
     (``__dlpack__(dl_device=(kDLCPU, 0), copy=True)``): it needs no CuPy, so
-    a CUDA torch tensor becomes a host array without it. None when ``x`` is
-    host data already, or its producer makes no host copies (the caller then
-    imports the data on its device and moves it).
+    a CUDA torch tensor of the current GPU becomes a host array without it.
+    Returns ``(array, None)``, or ``(None, why)`` when ``x`` is host data
+    already or its producer made no host copy (the caller then imports the
+    data on its device and moves it); ``why`` is the producer's refusal.
     """
     method = getattr(x, "__dlpack__", None)
     device_method = getattr(x, "__dlpack_device__", None)
     if method is None or device_method is None or _is_capsule(x):
-        return None
+        return None, None
     dl_device = _check_dl_device(tuple(device_method()), "the producer's __dlpack_device__()")
     if dl_device is None or dl_device[0] in _HOST_DEVICE_TYPES:
-        return None
+        return None, None
     if copy is False:
         raise ValueError(
             f"from_dlpack(..., device='cpu', copy=False): the data is on DLPack device "
             f"{dl_device}, so a host array needs a copy"
         )
+    context: AbstractContextManager[object]
     try:
-        capsule = method(max_version=_MAX_VERSION, dl_device=_HOST, copy=True)
-    except (TypeError, ValueError, BufferError, NotImplementedError):
-        return None  # an older producer, or one that cannot copy to the host
+        # Its GPU current where cowarray can set it, as for any export: torch
+        # refuses a tensor of another GPU, and CuPy copies on the current one's stream.
+        context = _device_for(dl_device).backend.device_context()
+    except BufferError:  # no CuPy, or no such GPU: the producer is on its own
+        context = nullcontext()
+    try:
+        with context:
+            capsule = method(max_version=_MAX_VERSION, dl_device=_HOST, copy=True)
+    except TypeError:  # a producer from before dl_device
+        return None, None
+    except (ValueError, BufferError, NotImplementedError) as refusal:
+        return None, refusal
     _check_unused(capsule)
     if _capsule_device(capsule)[0] not in _HOST_DEVICE_TYPES:
-        return None  # ignored dl_device; the capsule is released unused
+        return None, None  # ignored dl_device; the capsule is released unused
     # A producer that took copy=True made the copy (torch does so without
     # flagging it IS_COPIED): the memory is the result's alone.
     data = _check_importable(CPU.backend.import_dlpack(capsule, _HOST))
     array = new_array(data, None, CPU)
     _cow.notify("import", array, None, int(data.nbytes))
-    return array
+    return array, None
 
 
 def import_foreign(data: Any, device: Device, *, read_only: bool = False) -> Array:

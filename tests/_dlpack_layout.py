@@ -63,5 +63,11 @@ def tensor_head(capsule: Any) -> _TensorHead:
 
 def clear_flags(capsule: Any, bits: int) -> None:
     """Clear ``bits`` of a versioned capsule's flags (an unversioned one has none)."""
+    set_flags(capsule, 0, clear=bits)
+
+
+def set_flags(capsule: Any, bits: int, *, clear: int = 0) -> None:
+    """Set ``bits`` (and clear ``clear``) of a versioned capsule's flags."""
     if capsule_name(capsule) == b"dltensor_versioned":
-        _VersionedHead.from_address(_pointer(capsule)).flags &= ~bits
+        head = _VersionedHead.from_address(_pointer(capsule))
+        head.flags = (head.flags | bits) & ~clear

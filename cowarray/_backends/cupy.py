@@ -220,7 +220,7 @@ class CupyBackend:
         self.pending = _Pending()
         self.share_streams = _ShareStreams()
         self._device_label = f"cuda:{device_id}"
-        self._relay: Any = None  # see dlpack_import_stream
+        self._relays = threading.local()  # see dlpack_import_stream
 
     @contextmanager
     def _current(self) -> Iterator[None]:
@@ -504,10 +504,13 @@ class CupyBackend:
         current.wait_event(relay.record(cupy.cuda.Event(disable_timing=True)))
 
     def _relay_stream(self) -> Any:
-        if self._relay is None:
+        # One per thread: a thread's current stream then waits only for the
+        # producers it imported from.
+        relay = getattr(self._relays, "stream", None)
+        if relay is None:
             with self._current():
-                self._relay = cupy.cuda.Stream(non_blocking=True)
-        return self._relay
+                relay = self._relays.stream = cupy.cuda.Stream(non_blocking=True)
+        return relay
 
     def export_dlpack(
         self,

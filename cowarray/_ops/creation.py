@@ -106,13 +106,16 @@ def asarray(
     target_dtype = _dtype_or_none(dtype)
     if type(obj) is Array:
         return _from_array(obj, target_dtype, device, copy)
-    gpu = _gpu_of(obj)
-    if device is None:
-        target = CPU if gpu is None else Device("cuda", gpu)
+    placed = _dlpack.device_data_of(obj)
+    if placed is None:
+        target = _device_or_default(device)
     else:
-        target = as_device(device)
-        if gpu is not None and (target.kind, target.index) != ("cuda", gpu):
-            return _from_other_device(obj, target_dtype, f"cuda:{gpu}", target, copy)
+        # The standard: without device=, an array keeps its device (a CuPy
+        # array or a CUDA torch tensor stays on its GPU).
+        wanted = _gpu_named_by(placed) if device is None else as_device(device)
+        if wanted is None or (wanted.kind, wanted.index, placed[0]) != ("cuda", placed[1], 2):
+            return _from_device_data(obj, target_dtype, placed, wanted, copy)
+        target = wanted
     backend = target.backend
     if isinstance(obj, backend.array_type):
         return _from_backend_array(obj, target_dtype, target, copy)
@@ -148,17 +151,31 @@ def asarray(
     return new_array(data, None, target)
 
 
-def _from_other_device(
-    obj: object, dtype: Any, source: str, target: Device, copy: bool | None
+def _gpu_named_by(placed: tuple[int, int]) -> Device | None:
+    kind, index = placed
+    return Device("cuda", index) if kind == 2 else None  # 2: DLPack's kDLCUDA
+
+
+def _from_device_data(
+    obj: object, dtype: Any, placed: tuple[int, int], target: Device | None, copy: bool | None
 ) -> Array:
-    # GPU data asked for elsewhere goes through DLPack: a host copy made by
-    # the producer, or an import on its GPU (with the stream handshake) moved
-    # on to the target.
+    # Device data asked for elsewhere: moved by the backend when it is that
+    # backend's own kind of array (a CuPy array of another GPU), else through
+    # DLPack: a host copy made by the producer, or an import on its GPU (with
+    # the stream handshake) moved on to the target.
+    if target is None:  # a device cowarray has no backend for: from_dlpack says so
+        return _with_dtype(_dlpack.from_dlpack(obj), dtype)
     if copy is False:
+        source = f"cuda:{placed[1]}" if placed[0] == 2 else f"DLPack device {placed}"
         raise ValueError(
             f"asarray(..., device={str(target)!r}, copy=False): the data is on {source}; "
             f"moving it to {target} needs a copy"
         )
+    backend = target.backend
+    if target.kind == "cuda" and isinstance(obj, backend.array_type):
+        data = backend.asarray(obj, dtype=dtype, copy=True)
+        _check_supported(data, obj)
+        return new_array(data, None, target)
     return _with_dtype(_dlpack.from_dlpack(obj, device=target), dtype)
 
 
@@ -168,20 +185,6 @@ def _with_dtype(array: Array, dtype: Any) -> Array:
     from .data_types import astype  # data_types imports this module
 
     return astype(array, dtype)
-
-
-def _gpu_of(obj: object) -> int | None:
-    # The standard: without device=, an array-like input keeps its device (a
-    # CuPy array or a CUDA torch tensor stays on its GPU). The GPU's number,
-    # or None for host data and anything that does not say.
-    ask = getattr(obj, "__dlpack_device__", None)
-    if ask is None or type(obj) is CPU.backend.array_type:
-        return None
-    try:
-        kind, index = ask()
-    except Exception:  # not a usable answer: treat it as host data
-        return None
-    return int(index) if kind == 2 else None
 
 
 def _from_array(obj: Array, dtype: Any, device: object, copy: bool | None) -> Array:

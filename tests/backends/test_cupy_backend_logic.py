@@ -10,6 +10,7 @@ tests/gpu/.
 from __future__ import annotations
 
 import gc
+import threading
 import types
 import weakref
 from typing import Any
@@ -358,7 +359,17 @@ def test_the_per_thread_default_stream_imports_through_a_relay_stream(
         assert current.waited == [], "waited before the producer ordered the relay"
     assert current.waited == relay.recorded[-1:]
     with backend.dlpack_import_stream() as again:
-        assert again == relay.ptr  # one relay per GPU
+        assert again == relay.ptr  # one relay per GPU and thread
+    in_another_thread: list[int] = []
+
+    def import_there() -> None:
+        with backend.dlpack_import_stream() as stream:
+            in_another_thread.append(stream)
+
+    thread = threading.Thread(target=import_there)
+    thread.start()
+    thread.join()
+    assert in_another_thread[0] not in (relay.ptr, 2)
 
 
 def test_dlpack_export_problem_names_negative_strides(backend: Any) -> None:

@@ -240,10 +240,33 @@ def test_asarray_moves_a_cupy_array_to_the_device_asked_for(gpu: ca.Device) -> N
         assert moved.device == ca.Device(device)
         assert_equal_to_model(moved, expected)
         assert not np.shares_memory(moved._data, source)
+        if device != "cpu":  # one peer copy, ordered: the source GPU's pending list has it
+            source_gpu = ca.Device(f"cuda:{source.device.id}").backend
+            assert source_gpu.pending.events_reading(source.base)
         with pytest.raises(ValueError, match=f"on cuda:{source.device.id}; moving it to {device}"):
             ca.asarray(source, device=device, copy=False)
     assert type(ca.asarray(on_gpu1, device="cpu")._data) is np.ndarray
     assert ca.asarray(on_gpu1, device=gpu, dtype=ca.float32).dtype == ca.float32
+
+
+def test_a_host_copy_is_asked_for_with_the_producers_gpu_current(
+    stand_in: types.ModuleType, gpu: ca.Device
+) -> None:
+    current_at_export: list[int] = []
+
+    class Recording(FakeArrayOnGpu1):
+        def __dlpack__(self, **kwargs: Any) -> Any:
+            current_at_export.append(stand_in.fake.current_device)
+            return super().__dlpack__(**kwargs)
+
+    producer = np.arange(3.0).view(Recording)
+    with ca.trace() as t:
+        host = ca.from_dlpack(producer, device="cpu")
+    assert current_at_export == [1]  # torch refuses to export from another GPU
+    assert stand_in.fake.current_device == 0
+    assert [(e.kind, e.buffer_id) for e in t.events] == [("import", None)]  # no GPU import
+    assert type(host._data) is np.ndarray
+    assert_equal_to_model(host, [0.0, 1.0, 2.0])
 
 
 def test_numpy_takes_a_host_copy_of_a_gpu_array_through_dlpack(gpu: ca.Device) -> None:

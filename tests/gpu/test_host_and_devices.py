@@ -63,7 +63,7 @@ def test_a_strided_cupy_array_of_another_gpu_is_moved_by_asarray() -> None:
     moved = ca.asarray(source, device="cuda:1")
     assert moved._data.device.id == 1
     np.testing.assert_array_equal(to_numpy(moved), np.arange(24.0).reshape(4, 6)[::2, 1::2])
-    with pytest.raises(ValueError, match="on cuda:0 without copying"):
+    with pytest.raises(ValueError, match="on cuda:0; moving it to cuda:1 needs a copy"):
         ca.asarray(source, device="cuda:1", copy=False)
 
 

@@ -109,7 +109,11 @@ def test_import_passes_cupys_current_stream_to_torch() -> None:
 )
 def test_a_cuda_tensor_asked_for_on_the_host_is_torchs_host_copy(convert: Any) -> None:
     t = torch.arange(6.0, device="cuda").reshape(2, 3)[:, ::2]
-    x = convert(t)
+    with ca.trace() as trace:
+        x = convert(t)
+    # torch's own host copy: one import of memory nobody else holds (an import
+    # on the GPU would show a foreign buffer)
+    assert [(e.kind, e.buffer_id) for e in trace.events] == [("import", None)]
     assert x.device == ca.Device("cpu")
     assert ca.cow_info(x).state == "private"
     t[0, 0] = -1.0
