@@ -249,17 +249,26 @@ def test_asarray_moves_a_cupy_array_to_the_device_asked_for(gpu: ca.Device) -> N
     assert ca.asarray(on_gpu1, device=gpu, dtype=ca.float32).dtype == ca.float32
 
 
+def _noting_the_current_gpu(
+    base: type[FakeArray], stand_in: types.ModuleType
+) -> tuple[type[FakeArray], list[int]]:
+    """A producer class whose ``__dlpack__`` notes the stand-in's current GPU
+    at each call, and the list it notes them in."""
+    seen: list[int] = []
+
+    class Recording(base):  # type: ignore[valid-type,misc]
+        def __dlpack__(self, **kwargs: Any) -> Any:
+            seen.append(stand_in.fake.current_device)
+            return super().__dlpack__(**kwargs)
+
+    return Recording, seen
+
+
 def test_a_host_copy_is_asked_for_with_the_producers_gpu_current(
     stand_in: types.ModuleType, gpu: ca.Device
 ) -> None:
-    current_at_export: list[int] = []
-
-    class Recording(FakeArrayOnGpu1):
-        def __dlpack__(self, **kwargs: Any) -> Any:
-            current_at_export.append(stand_in.fake.current_device)
-            return super().__dlpack__(**kwargs)
-
-    producer = np.arange(3.0).view(Recording)
+    recording, current_at_export = _noting_the_current_gpu(FakeArrayOnGpu1, stand_in)
+    producer = np.arange(3.0).view(recording)
     with ca.trace() as t:
         host = ca.from_dlpack(producer, device="cpu")
     assert current_at_export == [1]  # torch refuses to export from another GPU
@@ -308,15 +317,9 @@ def test_a_gpu_export_hands_the_consumer_its_stream_and_ends_on_release(
 def test_an_import_from_the_gpu_names_the_current_stream_with_the_producers_gpu_current(
     stand_in: types.ModuleType, gpu: ca.Device
 ) -> None:
-    current_at_export: list[int] = []
-
-    class Recording(FakeArray):
-        def __dlpack__(self, **kwargs: Any) -> Any:
-            current_at_export.append(stand_in.fake.current_device)
-            return super().__dlpack__(**kwargs)
-
+    recording, current_at_export = _noting_the_current_gpu(FakeArray, stand_in)
     stand_in.fake.current_device = 1  # another GPU is current
-    producer = Recording((3,))
+    producer = recording((3,))
     producer[...] = [1.0, 2.0, 3.0]
     y = ca.from_dlpack(producer)
     assert y.device is gpu

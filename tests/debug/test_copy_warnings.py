@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import sys
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -108,17 +110,24 @@ def test_warning_skips_library_frames_to_reach_the_user_line(backend_device: ca.
     assert sorted(float(v) for v in y) == [float(v) for v in x]
 
 
-def test_a_copy_warning_raised_as_an_error_refuses_the_write(backend_device: ca.Device) -> None:
-    x = ca.arange(1000.0, device=backend_device)
-    y = ca.lazy_clone(x)
-    before = ca.copy_counters()
+@contextmanager
+def copy_refused(match: str) -> Iterator[ca.debug.Trace]:
+    """Copy warnings as errors: the block must raise one that matches ``match``."""
     with (
         ca.trace() as t,
         ca.warn_on_copy(0),
         warnings.catch_warnings(),
-        pytest.raises(ca.CopyWarning, match="8000 bytes"),
+        pytest.raises(ca.CopyWarning, match=match),
     ):
         warnings.simplefilter("error", ca.CopyWarning)
+        yield t
+
+
+def test_a_copy_warning_raised_as_an_error_refuses_the_write(backend_device: ca.Device) -> None:
+    x = ca.arange(1000.0, device=backend_device)
+    y = ca.lazy_clone(x)
+    before = ca.copy_counters()
+    with copy_refused("8000 bytes") as t:
         y[0] = -1.0
     # the eager model: the write never happened, so nothing changed
     assert float(y[0]) == 0.0 and float(x[0]) == 0.0
@@ -135,10 +144,8 @@ def test_a_refused_in_place_operator_leaves_every_holder_unchanged(
 ) -> None:
     x = ca.ones((4, 5), device=backend_device)
     view = x[1:3]
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", ca.CopyWarning)
-        with ca.warn_on_copy(0), pytest.raises(ca.CopyWarning):
-            view += 1.0
+    with copy_refused("a write copied"):
+        view += 1.0
     assert float(ca.sum(x)) == 20.0 and float(ca.sum(view)) == 10.0
     assert ca.shares_buffer(x, view)
 
@@ -167,13 +174,7 @@ def test_an_eager_copy_refused_as_an_error_changes_nothing(
 ) -> None:
     x, _consumer = _exposed(backend_device)
     before = ca.copy_counters()
-    with (
-        ca.trace() as t,
-        ca.warn_on_copy(0),
-        warnings.catch_warnings(),
-        pytest.raises(ca.CopyWarning, match="at once"),
-    ):
-        warnings.simplefilter("error", ca.CopyWarning)
+    with copy_refused("at once") as t:
         make(x)
     assert ca.copy_counters() == before
     assert [e.kind for e in t.events] == []
