@@ -78,7 +78,8 @@ def asarray(
         Where the result lives. By default ``obj``'s device: an Array's, the
         GPU of a CuPy array or CUDA torch tensor, else ``"cpu"``. Data on
         another device than ``device`` is moved with one copy, as
-        :meth:`Array.to_device` moves it.
+        :meth:`Array.to_device` moves it. Another library's GPU data comes
+        through :func:`from_dlpack`, so its pending writes are ordered first.
     copy : bool, optional
         ``None`` (default): an Array with matching dtype and device is
         returned as is (the same object); anything else is copied into a new
@@ -116,6 +117,8 @@ def asarray(
         if wanted is None or (wanted.kind, wanted.index, placed[0]) != ("cuda", placed[1], 2):
             return _from_device_data(obj, target_dtype, placed, wanted, copy)
         target = wanted
+        if not isinstance(obj, target.backend.array_type):
+            return _from_producer(obj, target_dtype, copy)
     backend = target.backend
     if isinstance(obj, backend.array_type):
         return _from_backend_array(obj, target_dtype, target, copy)
@@ -177,6 +180,23 @@ def _from_device_data(
         _check_supported(data, obj)
         return new_array(data, None, target)
     return _with_dtype(_dlpack.from_dlpack(obj, device=target), dtype)
+
+
+def _from_producer(obj: object, dtype: Any, copy: bool | None) -> Array:
+    # Another library's GPU data on its own GPU (a CUDA torch tensor) comes
+    # through DLPack, whose stream handshake orders the producer's pending
+    # writes before cowarray reads (torch's __cuda_array_interface__ does not).
+    try:
+        array = _dlpack.from_dlpack(obj, copy=True if copy is None else copy)
+    except BufferError as error:
+        if copy is not False:
+            raise
+        raise ValueError(
+            f"asarray(..., copy=False) cannot alias this {type(obj).__name__}: {error}"
+        ) from None
+    if copy is False and dtype is not None and dtype != array.dtype:
+        raise ValueError(f"asarray(..., copy=False) cannot convert {array.dtype} to {dtype}")
+    return _with_dtype(array, dtype)
 
 
 def _with_dtype(array: Array, dtype: Any) -> Array:

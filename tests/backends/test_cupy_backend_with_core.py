@@ -301,6 +301,42 @@ def _producer(values: list[float], *, writable: bool = True) -> FakeArray:
     return array
 
 
+class TorchLikeTensor:
+    """GPU data of another library: DLPack only, not a CuPy array."""
+
+    def __init__(self, values: list[float]) -> None:
+        self.memory = _producer(values)
+        self.streams: list[Any] = []
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (2, 0)
+
+    def __dlpack__(self, *, stream: Any = None, copy: bool | None = None, **kwargs: Any) -> Any:
+        self.streams.append(stream)
+        source = self.memory.copy() if copy else self.memory
+        return FakeArray.__dlpack__(source, stream=stream, **kwargs)
+
+
+@pytest.mark.parametrize("copy", [None, True, False])
+def test_asarray_of_another_librarys_gpu_data_takes_the_dlpack_handshake(
+    stand_in: types.ModuleType, gpu: ca.Device, copy: bool | None
+) -> None:
+    producer = TorchLikeTensor([1.0, 2.0])
+    x = ca.asarray(producer, copy=copy)
+    assert x.device is gpu
+    assert producer.streams == [stand_in.fake.current.ptr]  # it orders our stream
+    producer.memory[0] = 10.0
+    aliased = copy is False
+    assert to_numpy(x).tolist() == ([10.0, 2.0] if aliased else [1.0, 2.0])
+    assert ca.cow_info(x).state == ("foreign" if aliased else "private")
+    assert ca.asarray(producer, dtype=ca.float32).dtype == ca.float32
+    with pytest.raises(ValueError, match="cannot convert float64 to float32"):
+        ca.asarray(TorchLikeTensor([1.0]), dtype=ca.float32, copy=False)
+    if aliased:  # a second alias of the same memory is refused with the standard's error
+        with pytest.raises(ValueError, match=r"copy=False\) cannot alias this TorchLikeTensor"):
+            ca.asarray(producer, copy=False)
+
+
 def test_a_gpu_export_hands_the_consumer_its_stream_and_ends_on_release(
     stand_in: types.ModuleType, gpu: ca.Device
 ) -> None:

@@ -132,3 +132,19 @@ def test_import_under_the_per_thread_default_stream_waits_for_torch_through_a_re
         imported = ca.from_dlpack(t)
         values = to_numpy(ca.lazy_clone(imported))  # reads on the per-thread stream
     assert (values == 3.0).all(), "the per-thread stream did not wait for torch's"
+
+
+@pytest.mark.parametrize("copy", [None, False])
+def test_asarray_of_a_cuda_tensor_waits_for_torchs_stream(copy: bool | None) -> None:
+    # through DLPack's handshake: torch's __cuda_array_interface__ names no stream
+    producer = torch.cuda.Stream()
+    t = torch.zeros(1 << 20, device="cuda:0")
+    _sync()
+    with torch.cuda.stream(producer):
+        torch.cuda._sleep(50_000_000)
+        t.fill_(3.0)  # on torch's stream
+        x = ca.asarray(t, copy=copy)
+    assert x.device == ca.Device(GPU)
+    assert ca.cow_info(x).state == ("foreign" if copy is False else "private")
+    values = to_numpy(ca.lazy_clone(x))
+    assert (values == 3.0).all(), "asarray read the tensor before torch's write"
