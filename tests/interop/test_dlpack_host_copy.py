@@ -116,3 +116,33 @@ def test_a_producer_without_host_copies_is_imported_on_its_gpu_instead() -> None
         assert "dl_device" not in producer.calls[1]
     else:  # no GPU to import on
         assert message.startswith("cannot import CUDA memory (device 0)")
+
+
+class RocmProducer(GpuProducer):
+    """Data on a device cowarray has no backend for (kDLROCM)."""
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (10, 0)
+
+
+def test_data_on_a_device_without_a_backend_is_named_or_copied_to_the_host() -> None:
+    with pytest.raises(BufferError, match="DLPack device type 10"):
+        ca.asarray(RocmProducer([1.0]))
+    x = ca.asarray(RocmProducer([1.0, 2.0]), device="cpu")  # the producer copies it
+    np.testing.assert_array_equal(to_numpy(x), [1.0, 2.0])
+
+
+class OddAnswer:
+    """Says nothing usable about its device; NumPy can read it."""
+
+    def __dlpack_device__(self) -> tuple[int, None]:
+        return (2, None)
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        return np.arange(3)
+
+
+def test_an_unusable_dlpack_device_answer_counts_as_host_data() -> None:
+    x = ca.asarray(OddAnswer())
+    assert x.device == ca.Device("cpu")
+    np.testing.assert_array_equal(to_numpy(x), [0, 1, 2])
