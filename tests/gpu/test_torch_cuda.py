@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -87,14 +88,20 @@ def test_export_makes_the_consumer_stream_wait_for_cupys_current_stream() -> Non
     assert total == 5.0 * (1 << 20)
 
 
-def test_import_passes_cupys_current_stream_to_torch() -> None:
+def _import_while_torch_writes(import_tensor: Callable[[Any], ca.Array]) -> ca.Array:
+    """``import_tensor(t)`` of a tensor whose fill with 3.0 is still pending on a
+    busy torch stream: CuPy's current stream must wait for it."""
     producer = torch.cuda.Stream()
     t = torch.zeros(1 << 20, device="cuda:0")
     _sync()
     with torch.cuda.stream(producer):
         torch.cuda._sleep(50_000_000)
         t.fill_(3.0)  # on torch's stream
-        imported = ca.from_dlpack(t)  # CuPy's current stream must wait for producer
+        return import_tensor(t)
+
+
+def test_import_passes_cupys_current_stream_to_torch() -> None:
+    imported = _import_while_torch_writes(ca.from_dlpack)
     values = to_numpy(ca.lazy_clone(imported))
     assert (values == 3.0).all(), "the import did not order CuPy's stream after torch's"
 
@@ -123,13 +130,8 @@ def test_a_cuda_tensor_asked_for_on_the_host_is_torchs_host_copy(convert: Any) -
 
 def test_import_under_the_per_thread_default_stream_waits_for_torch_through_a_relay() -> None:
     # torch refuses stream=2; cowarray hands it a relay stream instead
-    producer = torch.cuda.Stream()
-    t = torch.zeros(1 << 20, device="cuda:0")
-    _sync()
-    with cupy.cuda.Stream.ptds, torch.cuda.stream(producer):
-        torch.cuda._sleep(50_000_000)
-        t.fill_(3.0)  # on torch's stream
-        imported = ca.from_dlpack(t)
+    with cupy.cuda.Stream.ptds:
+        imported = _import_while_torch_writes(ca.from_dlpack)
         values = to_numpy(ca.lazy_clone(imported))  # reads on the per-thread stream
     assert (values == 3.0).all(), "the per-thread stream did not wait for torch's"
 
@@ -137,13 +139,7 @@ def test_import_under_the_per_thread_default_stream_waits_for_torch_through_a_re
 @pytest.mark.parametrize("copy", [None, False])
 def test_asarray_of_a_cuda_tensor_waits_for_torchs_stream(copy: bool | None) -> None:
     # through DLPack's handshake: torch's __cuda_array_interface__ names no stream
-    producer = torch.cuda.Stream()
-    t = torch.zeros(1 << 20, device="cuda:0")
-    _sync()
-    with torch.cuda.stream(producer):
-        torch.cuda._sleep(50_000_000)
-        t.fill_(3.0)  # on torch's stream
-        x = ca.asarray(t, copy=copy)
+    x = _import_while_torch_writes(lambda t: ca.asarray(t, copy=copy))
     assert x.device == ca.Device(GPU)
     assert ca.cow_info(x).state == ("foreign" if copy is False else "private")
     values = to_numpy(ca.lazy_clone(x))
