@@ -365,7 +365,7 @@ def _bits_toward(a: Any, b: Any) -> Any:
     Floats map to integers in the same order (``-x`` to ``-bits(x)``, both
     zeros to 0), one step is one integer, and the result maps back: stepping
     from a negative number to zero gives -0.0; ``a == b`` gives ``b`` (C's
-    nextafter), or ``a`` in float16 (NumPy's own half-precision nextafter);
+    nextafter and the standard's; NumPy before 2.5 gave ``a`` in float16);
     a NaN gives the quiet NaN.
     """
     size = a.dtype.itemsize
@@ -379,8 +379,7 @@ def _bits_toward(a: Any, b: Any) -> Any:
     step = order_a + cupy.where(order_a < order_b, 1, -1)
     result = cupy.where(step < 0, -step | sign, step)
     result = cupy.where((step == 0) & (order_a < 0), sign, result)
-    equal = bits_a if size == 2 else bits_b
-    result = cupy.where(order_a == order_b, equal & (2 * sign - 1), result)
+    result = cupy.where(order_a == order_b, bits_b & (2 * sign - 1), result)
     return cupy.where((magnitude_a > infinity) | (magnitude_b > infinity), nan, result)
 
 
@@ -548,6 +547,12 @@ def _linalg_vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     return _vecdot(x1, x2, axis=axis)
 
 
+def _linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    # CuPy's linalg.cross wants equal shapes; the standard broadcasts the others.
+    x1, x2 = cupy.broadcast_arrays(x1, x2)
+    return cupy.linalg.cross(x1, x2, axis=axis)
+
+
 def _matrix_transpose(x: Any, /) -> Any:
     return cupy.swapaxes(x, -1, -2)
 
@@ -649,6 +654,7 @@ _RENAMED: Final[dict[str, Callable[..., Any]]] = {
 }
 _LINALG_RENAMED: Final[dict[str, Callable[..., Any]]] = {
     "cholesky": _cholesky,
+    "cross": _linalg_cross,
     "matrix_rank": _matrix_rank,
     "pinv": _pinv,
     "solve": _solve,
@@ -706,6 +712,33 @@ _FIXED_IN: Final[tuple[tuple[tuple[int, int], dict[str, Callable[..., Any]]], ..
     ((14, 1), {"repeat": _repeat}),  # repeats as an array
     ((14, 2), {"reshape": _reshape, "sign": _sign}),  # reshape(copy=); sign(nan) is nan
 )
+
+
+_FFT_TRANSFORMS: Final = frozenset(
+    {"fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft"}
+    | {"fft2", "ifft2", "rfft2", "irfft2"}
+)
+
+
+def _fft_namespace() -> dict[str, Any]:
+    names = _public_names(cupy.fft)
+    for name in _FFT_TRANSFORMS & names.keys():
+        names[name] = _empty_as_numpy(names[name], getattr(numpy.fft, name))
+    return names
+
+
+def _empty_as_numpy(transform: Callable[..., Any], numpy_transform: Callable[..., Any]) -> Any:
+    # cuFFT refuses a plan of 0 transforms ("Invalid number of FFT data
+    # points (0)") where NumPy returns an empty result: an empty input gets
+    # NumPy's answer, computed on no data (shape, dtype, or the same error).
+    def call(x: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if x.size:
+            return transform(x, *args, **kwargs)
+        return cupy.asarray(numpy_transform(numpy.empty(x.shape, x.dtype), *args, **kwargs))
+
+    call.__name__ = call.__qualname__ = transform.__name__
+    call.__doc__ = transform.__doc__
+    return call
 
 
 def release_of(version: str) -> tuple[int, int]:
@@ -777,7 +810,7 @@ def standard_namespace(device_id: int) -> types.SimpleNamespace:
         linalg.setdefault(name, function)
     names = _bind_to_device(names, device_id)
     names["linalg"] = types.SimpleNamespace(**_bind_to_device(linalg, device_id))
-    names["fft"] = types.SimpleNamespace(**_bind_to_device(_public_names(cupy.fft), device_id))
+    names["fft"] = types.SimpleNamespace(**_bind_to_device(_fft_namespace(), device_id))
     return types.SimpleNamespace(**names)
 
 

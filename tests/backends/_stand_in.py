@@ -30,6 +30,7 @@ those and drops the READ_ONLY flag, as CuPy does.
 from __future__ import annotations
 
 import collections
+import contextlib
 import ctypes
 import importlib.machinery
 import importlib.util
@@ -39,7 +40,7 @@ import operator
 import os
 import sys
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -116,6 +117,18 @@ def _first_writes(shape: tuple[int, ...], key: Any, value: Any) -> tuple[Any, An
     return np.unravel_index(unique, shape), spread[first]
 
 
+@contextlib.contextmanager
+def _cupys_index_words() -> Iterator[None]:
+    """CuPy says "Index 7 is out of bounds ..." where NumPy says "index 7 ..."."""
+    try:
+        yield
+    except IndexError as error:
+        message = str(error)
+        if not message.startswith("index "):
+            raise
+        raise IndexError("I" + message[1:]) from None
+
+
 class FakeArray(np.ndarray):
     """Stands in for ``cupy.ndarray`` (NumPy collapses view chains as CuPy does).
 
@@ -124,13 +137,15 @@ class FakeArray(np.ndarray):
     """
 
     def __getitem__(self, key: Any) -> Any:
-        return super().__getitem__(_wrapped(self.shape, key))
+        with _cupys_index_words():
+            return super().__getitem__(_wrapped(self.shape, key))
 
     def __setitem__(self, key: Any, value: Any) -> None:
         key = _wrapped(self.shape, key)
         if _has_integer_arrays(key):
             key, value = _first_writes(self.shape, key, value)
-        super().__setitem__(key, value)
+        with _cupys_index_words():
+            super().__setitem__(key, value)
 
     @property
     def device(self) -> Any:
@@ -686,8 +701,9 @@ def fake_linalg(missing: set[str]) -> types.SimpleNamespace:
     """``cupy.linalg``: CuPy's names and signatures, NumPy's arithmetic.
 
     ``cholesky``, ``matrix_rank``, ``pinv`` and ``solve`` take CuPy's arguments,
-    so the standard's ``upper=`` and ``rtol=`` raise TypeError, and ``solve``
-    refuses stacks of right-hand sides whose shape is not the matrices'.
+    so the standard's ``upper=`` and ``rtol=`` raise TypeError, ``solve``
+    refuses stacks of right-hand sides whose shape is not the matrices', and
+    ``cross`` operands of different shapes.
     ``inv``, ``solve`` and ``cholesky`` fail as cuSOLVER does under CuPy: NaNs,
     unless ``cupyx.errstate(linalg="raise")``.
     """
@@ -701,6 +717,11 @@ def fake_linalg(missing: set[str]) -> types.SimpleNamespace:
     def pinv(a: Any, rcond: Any = 1e-15) -> Any:
         return np.linalg.pinv(a, rcond=rcond)
 
+    def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+        if x1.shape != x2.shape:  # CuPy 14's linalg.cross does not broadcast
+            raise ValueError("x1 and x2 must have the same shape")
+        return np.linalg.cross(x1, x2, axis=axis)
+
     def solve(a: Any, b: Any) -> Any:
         if b.ndim > 1 and a.shape[:-1] != b.shape[:-1]:
             raise ValueError(
@@ -711,6 +732,7 @@ def fake_linalg(missing: set[str]) -> types.SimpleNamespace:
     functions = {name: getattr(np.linalg, name) for name in _SHARED_LINALG}
     functions.update(
         cholesky=cholesky,
+        cross=cross,
         inv=_as_cusolver(np.linalg.inv, "getrf"),
         matrix_rank=matrix_rank,
         pinv=pinv,
@@ -823,6 +845,28 @@ class FakeCuda:
         return self.current
 
 
+def fake_fft() -> Any:
+    """``cupy.fft``: NumPy's, except that a transform of an empty array raises, as
+    a cuFFT plan of 0 transforms does (NumPy returns an empty result)."""
+    module: Any = types.ModuleType("cupy.fft")
+    for name in dir(np.fft):
+        if not name.startswith("_"):
+            setattr(module, name, getattr(np.fft, name))
+
+    def refusing_empty(transform: Callable[..., Any]) -> Callable[..., Any]:
+        def call(x: Any, *args: Any, **kwargs: Any) -> Any:
+            if np.asarray(x).size == 0:
+                raise ValueError("Invalid number of FFT data points (0) specified.")
+            return transform(x, *args, **kwargs)
+
+        call.__name__ = transform.__name__
+        return call
+
+    for name in ("fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft"):
+        setattr(module, name, refusing_empty(getattr(np.fft, name)))
+    return module
+
+
 def fake_cupy(release: tuple[int, int] = RELEASES[-1], missing: tuple[str, ...] = ()) -> Any:
     """A stand-in ``cupy`` of CuPy ``release``, also lacking the names in ``missing``.
 
@@ -869,7 +913,7 @@ def fake_cupy(release: tuple[int, int] = RELEASES[-1], missing: tuple[str, ...] 
     module.asnumpy = fake_asnumpy
     module.from_dlpack = fake_from_dlpack
     module.linalg = fake_linalg({name[len("linalg.") :] for name in gaps})
-    module.fft = np.fft
+    module.fft = fake_fft()
     module.cuda = FakeCuda()
     module.__version__ = f"{release[0]}.{release[1]}.0+stand-in"
     return module

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 import sys
 import warnings
@@ -178,4 +179,5 @@ def test_an_eager_copy_refused_as_an_error_changes_nothing(
         make(x)
     assert ca.copy_counters() == before
     assert [e.kind for e in t.events] == []
+    gc.collect()  # Python 3.12 keeps the refused call's frames in a cycle until then
     assert ca.cow_info(x).holders == 1 and ca.cow_info(x).state == "exposed"
