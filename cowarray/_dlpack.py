@@ -531,7 +531,12 @@ def _negotiate(x: object, copy: bool | None) -> tuple[Device, bool, Any, tuple[i
     assert dl_device is not None
     source = _device_for(dl_device)
     attempts: list[dict[str, Any]] = [{"max_version": _MAX_VERSION}, {}]
-    if copy is not None:
+    # On a GPU, copy=True is not the producer's to make: torch records the
+    # event the consumer's stream waits on *before* it enqueues its copy, so
+    # that copy could be read half-done (seen on an H200). The import is
+    # zero-copy, ordered by the handshake, and the caller copies it.
+    producer_copies = copy is False or (copy is True and dl_device[0] != _DL_CUDA)
+    if producer_copies:
         attempts = [{**kwargs, "copy": copy} for kwargs in attempts] + [{}]
     # A producer exports from its device's current stream (torch refuses a
     # tensor of another GPU than the current one): make the source GPU current.

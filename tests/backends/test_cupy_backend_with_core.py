@@ -307,12 +307,14 @@ class TorchLikeTensor:
     def __init__(self, values: list[float]) -> None:
         self.memory = _producer(values)
         self.streams: list[Any] = []
+        self.copies: list[bool | None] = []
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return (2, 0)
 
     def __dlpack__(self, *, stream: Any = None, copy: bool | None = None, **kwargs: Any) -> Any:
         self.streams.append(stream)
+        self.copies.append(copy)
         source = self.memory.copy() if copy else self.memory
         return FakeArray.__dlpack__(source, stream=stream, **kwargs)
 
@@ -325,6 +327,8 @@ def test_asarray_of_another_librarys_gpu_data_takes_the_dlpack_handshake(
     x = ca.asarray(producer, copy=copy)
     assert x.device is gpu
     assert producer.streams == [stand_in.fake.current.ptr]  # it orders our stream
+    # never the producer's own GPU copy: torch orders our stream before making it
+    assert producer.copies == [False if copy is False else None]
     producer.memory[0] = 10.0
     aliased = copy is False
     assert to_numpy(x).tolist() == ([10.0, 2.0] if aliased else [1.0, 2.0])
