@@ -19,11 +19,12 @@ One reference more is accepted (:data:`REBOUND`) only when the caller is
 about to overwrite it: the instruction after the call stores into a local
 variable ``N`` of a function, and the bytecode shows the receiver was loaded
 from ``N`` with nothing in between storing to ``N``. Module and global names
-are refused: another thread could read them between the write and the store. No tracer or
-profiler may be active (one could raise between the call and the store), and
-the update restores the region it wrote if anything raises before it
-returns, so an exception never leaves ``x`` changed. This needs CPython 3.11's
-bytecode; elsewhere only :data:`TEMPORARY` applies.
+are refused: another thread could read them between the write and the store. No tracer,
+profiler or ``sys.monitoring`` tool may be active (one could look or raise
+between the call and the store), and the update restores the region it wrote
+if anything raises before it returns, so an exception never leaves ``x``
+changed. This reads the bytecode of CPython 3.11, 3.12 and 3.13; elsewhere
+only :data:`TEMPORARY` applies.
 
 Anything unexpected (a debugger's frame hook that adds references, another
 interpreter) only raises the counts, so the update falls back to copying.
@@ -84,10 +85,21 @@ def last_use(at: _At) -> int:
         return TEMPORARY
     if counts[0] != MINIMUM[0] + 1 or not _REBINDING_SUPPORTED:
         return NOT_LAST
-    if sys.gettrace() is not None or sys.getprofile() is not None:
+    if _observed():
         return NOT_LAST
     caller = sys._getframe(3)  # last_use <- _update <- _At.<method> <- caller
     return REBOUND if _overwrites_holder(caller, at.array) else NOT_LAST
+
+
+def _observed() -> bool:
+    """Whether a tracer, profiler or monitoring tool could run between the call
+    and the store (and see or keep the old array)."""
+    if sys.gettrace() is not None or sys.getprofile() is not None:
+        return True
+    monitoring = getattr(sys, "monitoring", None)  # Python 3.12 on
+    return monitoring is not None and any(
+        monitoring.get_tool(tool) is not None for tool in range(6)
+    )
 
 
 def _overwrites_holder(frame: FrameType, array: object) -> bool:
@@ -111,12 +123,15 @@ def _overwrites_holder(frame: FrameType, array: object) -> bool:
 
 _targets: dict[tuple[CodeType, int], tuple[str, str] | None] = {}
 _MAX_TARGETS: Final = 4096
-_REBINDING_SUPPORTED: Final = sys.version_info[:2] == (3, 11)
+_REBINDING_SUPPORTED: Final = (3, 11) <= sys.version_info[:2] <= (3, 13)
+# 3.11 loads a method with LOAD_METHOD; 3.12 and 3.13 with a LOAD_ATTR whose
+# lowest argument bit is set. 3.13 passes keyword names on the stack (CALL_KW).
+_METHOD_LOADS_ARE_ATTRS: Final = sys.version_info[:2] >= (3, 12)
 _STORES: Final = frozenset({"STORE_FAST", "STORE_NAME", "STORE_GLOBAL"})
 _LOADS: Final = {
-    "STORE_FAST": "LOAD_FAST",
-    "STORE_NAME": "LOAD_NAME",
-    "STORE_GLOBAL": "LOAD_GLOBAL",
+    "STORE_FAST": ("LOAD_FAST", "LOAD_FAST_CHECK"),
+    "STORE_NAME": ("LOAD_NAME",),
+    "STORE_GLOBAL": ("LOAD_GLOBAL",),
 }
 _METHODS: Final = frozenset(
     {"set", "add", "subtract", "multiply", "divide", "power", "min", "max", "apply"}
@@ -126,15 +141,20 @@ _METHODS: Final = frozenset(
 def _rebound_name(code: CodeType, lasti: int) -> tuple[str, str] | None:
     """For ``N = N.at[index].<method>(args)`` calling at ``lasti``: (store opname, N).
 
-    Reads CPython 3.11 bytecode: ``LOAD_FAST N; LOAD_ATTR at; <index>;
-    BINARY_SUBSCR; LOAD_METHOD <method>; <args>; [KW_NAMES]; PRECALL; CALL;
-    STORE_FAST N``, in straight-line code (no jump into or out of it) with no
-    store to ``N`` inside. Anything else: None.
+    Reads CPython bytecode: ``LOAD_FAST N; LOAD_ATTR at; <index>;
+    BINARY_SUBSCR; <load method>; <args>; [KW_NAMES]; [PRECALL]; CALL;
+    STORE_FAST N`` (3.11: LOAD_METHOD and PRECALL; 3.12 on: a method
+    LOAD_ATTR, and ``<start>; <stop>; BINARY_SLICE`` for a plain slice; 3.13:
+    CALL_KW after the keyword names), in straight-line code (no jump into or
+    out of it) with no store to ``N`` inside. Anything else: None.
     """
     instructions = list(dis.get_instructions(code))
-    # During the call f_lasti points at the CALL's last inline cache entry.
+    # During the call f_lasti points into the CALL (3.11: at its last cache entry).
     at = sum(1 for ins in instructions if ins.offset <= lasti) - 1
-    if at < 0 or at + 1 >= len(instructions) or instructions[at].opname != "CALL":
+    if at < 0 or at + 1 >= len(instructions):
+        return None
+    call = instructions[at]
+    if call.opname not in ("CALL", "CALL_KW"):
         return None
     store = instructions[at + 1]
     if store.opname not in _STORES:
@@ -143,15 +163,21 @@ def _rebound_name(code: CodeType, lasti: int) -> tuple[str, str] | None:
     position = at - 1
     while position >= 0 and instructions[position].opname in ("PRECALL", "KW_NAMES"):
         position -= 1
-    start = _expression_start(instructions, position, instructions[at].arg or 0)
-    if start is None or not _is(instructions, start - 1, "LOAD_METHOD", _METHODS):
+    arguments = (call.arg or 0) + (call.opname == "CALL_KW")  # + the keyword names
+    start = _expression_start(instructions, position, arguments)
+    if start is None or not _loads_attribute(instructions, start - 1, _METHODS, method=True):
         return None
-    if not _is(instructions, start - 2, "BINARY_SUBSCR"):
+    # x.at[i]: BINARY_SUBSCR of one index; x.at[a:b]: 3.12's BINARY_SLICE of two bounds
+    if _is(instructions, start - 2, "BINARY_SUBSCR"):
+        index_values = 1
+    elif _is(instructions, start - 2, "BINARY_SLICE"):
+        index_values = 2
+    else:
         return None
-    start = _expression_start(instructions, start - 3, 1)
-    if start is None or not _is(instructions, start - 1, "LOAD_ATTR", {"at"}):
+    start = _expression_start(instructions, start - 3, index_values)
+    if start is None or not _loads_attribute(instructions, start - 1, {"at"}, method=False):
         return None
-    if not _is(instructions, start - 2, _LOADS[store.opname], {name}):
+    if not any(_is(instructions, start - 2, load, {name}) for load in _LOADS[store.opname]):
         return None
     span = instructions[start - 2 : at + 1]
     if any(ins.is_jump_target or "JUMP" in ins.opname for ins in span[1:]):
@@ -159,6 +185,18 @@ def _rebound_name(code: CodeType, lasti: int) -> tuple[str, str] | None:
     if any(ins.opname.startswith(("STORE_", "DELETE_")) and ins.argval == name for ins in span):
         return None
     return store.opname, name
+
+
+def _loads_attribute(
+    instructions: list[dis.Instruction], i: int, names: frozenset[str] | set[str], *, method: bool
+) -> bool:
+    """Whether instruction ``i`` loads one of ``names`` as a method to call
+    (``method``) or as a plain attribute."""
+    if not _METHOD_LOADS_ARE_ATTRS:
+        return _is(instructions, i, "LOAD_METHOD" if method else "LOAD_ATTR", names)
+    if not _is(instructions, i, "LOAD_ATTR", names):
+        return False
+    return bool(instructions[i].arg & 1) == method  # type: ignore[operator]
 
 
 def _is(instructions: list[dis.Instruction], i: int, opname: str, args: object = None) -> bool:

@@ -19,8 +19,9 @@ from cowarray._backends.numpy import NUMPY_BACKEND
 from cowarray.testing import to_numpy
 
 rebinding = pytest.mark.skipif(
-    not _last_use.enabled or sys.version_info[:2] != (3, 11) or sys.gettrace() is not None,
-    reason="x = x.at[...] in place needs CPython 3.11 (its bytecode and reference counts)",
+    not _last_use.enabled or not _last_use._REBINDING_SUPPORTED or _last_use._observed(),
+    reason="x = x.at[...] in place needs CPython 3.11 to 3.13 (their bytecode and "
+    "reference counts) and no tracer",
 )
 
 
