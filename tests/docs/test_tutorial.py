@@ -5,7 +5,11 @@ from __future__ import annotations
 import doctest
 import os
 
+import pytest
+
 import cowarray as ca
+
+pytest.importorskip("torch", reason="the tutorial's torch section needs torch (the test extra)")
 
 DOCS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "docs")
 
