@@ -411,12 +411,10 @@ def _host_copy_from(x: object, copy: bool | None) -> tuple[Array | None, Excepti
     already or its producer made no host copy (the caller then imports the
     data on its device and moves it); ``why`` is the producer's refusal.
     """
-    method = getattr(x, "__dlpack__", None)
-    device_method = getattr(x, "__dlpack_device__", None)
-    if method is None or device_method is None or _is_capsule(x):
+    if _is_capsule(x):
         return None, None
-    dl_device = _check_dl_device(tuple(device_method()), "the producer's __dlpack_device__()")
-    if dl_device is None or dl_device[0] in _HOST_DEVICE_TYPES:
+    method, dl_device = _producer(x)
+    if dl_device[0] in _HOST_DEVICE_TYPES:
         return None, None
     if copy is False:
         raise ValueError(
@@ -520,15 +518,7 @@ def _negotiate(x: object, copy: bool | None) -> tuple[Device, bool, Any, tuple[i
         _check_unused(x)
         in_capsule = _capsule_device(x)
         return _device_for(in_capsule), False, x, in_capsule
-    method = getattr(x, "__dlpack__", None)
-    device_method = getattr(x, "__dlpack_device__", None)
-    if method is None or device_method is None:
-        raise TypeError(
-            "from_dlpack expects an object with __dlpack__ and __dlpack_device__ (a torch "
-            f"tensor, a NumPy array, a cowarray Array, ...), got {type(x).__name__}"
-        )
-    dl_device = _check_dl_device(tuple(device_method()), "the producer's __dlpack_device__()")
-    assert dl_device is not None
+    method, dl_device = _producer(x)
     source = _device_for(dl_device)
     attempts: list[dict[str, Any]] = [{"max_version": _MAX_VERSION}, {}]
     # On a GPU, copy=True is not the producer's to make: torch records the
@@ -548,6 +538,20 @@ def _negotiate(x: object, copy: bool | None) -> tuple[Device, bool, Any, tuple[i
         capsule, kwargs = _ask(method, attempts)
     _check_unused(capsule)
     return source, "copy" in kwargs and copy is True, capsule, dl_device
+
+
+def _producer(x: object) -> tuple[Any, tuple[int, int]]:
+    """``x.__dlpack__`` and the DLPack device ``x`` says its data is on."""
+    method = getattr(x, "__dlpack__", None)
+    device_method = getattr(x, "__dlpack_device__", None)
+    if method is None or device_method is None:
+        raise TypeError(
+            "from_dlpack expects an object with __dlpack__ and __dlpack_device__ (a torch "
+            f"tensor, a NumPy array, a cowarray Array, ...), got {type(x).__name__}"
+        )
+    dl_device = _check_dl_device(tuple(device_method()), "the producer's __dlpack_device__()")
+    assert dl_device is not None
+    return method, dl_device
 
 
 def _ask(method: Any, attempts: list[dict[str, Any]]) -> tuple[Any, dict[str, Any]]:
@@ -612,19 +616,23 @@ def _mark_copied(capsule: object) -> None:
 
     Unversioned capsules have no flags; NumPy sets the flag itself.
     """
-    if _capsule_name(capsule) != b"dltensor_versioned":
-        return
-    pointer = _capsule_pointer(capsule, b"dltensor_versioned")
-    flags = ctypes.c_uint64.from_address(pointer + _FLAGS_OFFSET)
-    flags.value |= _FLAG_IS_COPIED
+    flags = _flags_word(capsule)
+    if flags is not None:
+        flags.value |= _FLAG_IS_COPIED
 
 
 def _capsule_flags(capsule: object) -> int:
     """The flags of an unconsumed capsule (an unversioned one has none: 0)."""
+    flags = _flags_word(capsule)
+    return 0 if flags is None else int(flags.value)
+
+
+def _flags_word(capsule: object) -> ctypes.c_uint64 | None:
+    """The flags field of an unconsumed versioned capsule, in place; None otherwise."""
     if _capsule_name(capsule) != b"dltensor_versioned":
-        return 0
+        return None
     pointer = _capsule_pointer(capsule, b"dltensor_versioned")
-    return int(ctypes.c_uint64.from_address(pointer + _FLAGS_OFFSET).value)
+    return ctypes.c_uint64.from_address(pointer + _FLAGS_OFFSET)
 
 
 def _capsule_device(capsule: object) -> tuple[int, int]:
