@@ -47,15 +47,23 @@ def test_clone_on_one_stream_written_on_another_waits_for_the_first(
     assert_equal_to_model(y, np.array([-1.0, 1.0, 2.0, 3.0, 4.0, 5.0]))
 
 
+def _clone_copied_on(
+    stream: FakeStream, stand_in: types.ModuleType, gpu: ca.Device
+) -> tuple[ca.Array, ca.Array, Any]:
+    """``x``, its clone ``y`` after a write that copied x's memory on ``stream``,
+    and the event that copy recorded."""
+    x = ca.arange(6.0, device=gpu)
+    y = ca.lazy_clone(x)
+    stand_in.fake.current = stream
+    y[0] = -1.0
+    return x, y, stream.recorded[-1]
+
+
 def test_last_holder_write_waits_for_the_copy_out_of_its_memory(
     stand_in: types.ModuleType, gpu: ca.Device
 ) -> None:
-    copy_stream, write_stream = FakeStream(1), FakeStream(2)
-    x = ca.arange(6.0, device=gpu)
-    y = ca.lazy_clone(x)
-    stand_in.fake.current = copy_stream
-    y[0] = -1.0
-    copy_done = copy_stream.recorded[-1]
+    write_stream = FakeStream(2)
+    x, y, copy_done = _clone_copied_on(FakeStream(1), stand_in, gpu)
     stand_in.fake.current = write_stream
     x[0] = 10.0  # x is the sole holder now: it writes in place, after the copy
     assert write_stream.waited == [copy_done]
@@ -77,12 +85,8 @@ def test_every_later_write_also_waits_for_a_copy_still_reading(
 ) -> None:
     # After one checked write, later scalar writes must not skip the wait
     # (CPU arrays take an unchecked fast path there).
-    copy_stream, first_stream, later_stream = FakeStream(1), FakeStream(2), FakeStream(3)
-    x = ca.arange(6.0, device=gpu)
-    y = ca.lazy_clone(x)
-    stand_in.fake.current = copy_stream
-    y[0] = -1.0
-    copy_running = copy_stream.recorded[-1]
+    first_stream, later_stream = FakeStream(2), FakeStream(3)
+    x, y, copy_running = _clone_copied_on(FakeStream(1), stand_in, gpu)
     stand_in.fake.current = first_stream
     x[0] = 10.0
     stand_in.fake.current = later_stream
