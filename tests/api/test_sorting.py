@@ -112,7 +112,11 @@ def test_sort_puts_nans_of_any_sign_and_payload_last(
     nans, rest = (result[:4], result[4:]) if descending else (result[-4:], result[:-4])
     assert_matches(ca.asarray(rest), numbers[::-1] if descending else numbers)
     assert np.isnan(nans).all()
-    assert sorted(bits(nans)) == sorted(bits(model[np.isnan(model)]))
+    payloads = sorted(bits(model[np.isnan(model)]))
+    # Payloads survive where NumPy's own sort keeps them: its SIMD sort
+    # writes back canonical NaNs on some processors (seen with AVX2).
+    if sorted(bits(np.sort(model)[-4:])) == payloads:
+        assert sorted(bits(nans)) == payloads
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
