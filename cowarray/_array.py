@@ -146,15 +146,21 @@ def _inplace_operator(name: str) -> Callable[[Array, Any], Array]:
 
     def method(self: Array, other: Any, /) -> Any:
         data = self._data
-        if type(other) in self._fast_write and data.dtype in keeps_dtype:
-            # Private, writable, and a scalar of a fitting kind: the core
-            # already decided there is nothing to copy.
+        if (
+            type(other) in self._fast_write
+            and data.dtype in keeps_dtype
+            and data.size < IN_PLACE_MIN_SIZE
+        ):
+            # Private, writable, a scalar of a fitting kind, and small: the
+            # new value is computed beside the old one (so a NumPy error
+            # raised after the loop leaves the old one), then replaces it.
+            # No lock: nobody can write either memory in place uncounted.
             try:
                 function = bound[self._device][0]
             except KeyError:
                 bound[self._device] = _bind(self._device, name)
                 function = bound[self._device][0]
-            function(data, other, out=data)
+            self._data = function(data, other)
             return self
         if type(other) is not Array and _operand(other, _METHOD) is NotImplemented:
             return NotImplemented
@@ -241,13 +247,15 @@ class Array:
         buf = self._buf
         if buf is not None and buf.shareable and _cow.observer is None:
             # A transpose always views its input: join the record directly
-            # (inlined: the call would be a fifth of the cost of ``x.T``).
+            # (inlined: the call would be a fifth of the cost of ``x.T``),
+            # if no write replaced the record or the memory meanwhile.
             array: Array = _object_new(Array)
             array._data = data.T
             array._buf = buf
             array._device = self._device
             array._fast_write = _NO_FAST_WRITE
-            return array
+            if self._buf is buf and self._data is data:
+                return array
         return view_of(self, data.T)
 
     @property
@@ -367,7 +375,8 @@ class Array:
             raise TypeError(refusal)
         if copy:
             return _numpy_copy(backend.to_numpy(self._data), dtype)
-        buf = _cow.share(self)
+        data = self._data
+        buf = _cow.join(self, data)
         if buf is None:
             if copy is False:
                 raise ValueError(
@@ -375,11 +384,11 @@ class Array:
                     f"is {_cow.state_of(self)} (a DLPack consumer or producer may write "
                     "it); use copy=None for a read-only copy"
                 )
-            result = _numpy_copy(backend.to_numpy(self._data), dtype)
+            result = _numpy_copy(backend.to_numpy(data), dtype)
             result.flags.writeable = False
             _cow.count_eager_copy(self, self._buf, int(result.nbytes))
             return result
-        view = backend.readonly_numpy_view(self._data, buf)
+        view = backend.readonly_numpy_view(data, buf)
         if dtype is not None and view.dtype != dtype:
             if copy is False:
                 raise ValueError(f"cannot convert {view.dtype} to {dtype} without a copy")
@@ -476,8 +485,12 @@ class Array:
         if kind is slice:
             buf = self._buf
             if buf is not None and buf.shareable and _cow.observer is None:
-                # A basic slice always views its input: join the record directly.
-                return _holder_of(self._data[key], buf, self._device)
+                # A basic slice always views its input: join the record
+                # directly, if no write replaced it or the memory meanwhile.
+                data = self._data
+                array = _holder_of(data[key], buf, self._device)
+                if self._buf is buf and self._data is data:
+                    return array
         elif kind is not int:
             key = _backend_index(self, key)
         return view_of(self, self._data[key])
@@ -489,8 +502,7 @@ class Array:
             self._data[key] = value
             return
         index = _backend_index(self, key)
-        _cow.write(self, operator.setitem, index, _backend_value(self, value))
-        _enable_fast_write(self)
+        _cow.write(self, operator.setitem, index, _backend_value(self, value), _fast_writes(self))
 
     # -- operators: one factory per kind, one line per operator -------------
 
@@ -563,13 +575,21 @@ def new_array(data: Any, buf: _cow.Buffer | None, device: Device) -> Array:
     return array
 
 
-def _enable_fast_write(array: Array) -> None:
-    # Called right after a write went through the core: with no record the
-    # view is now known private and writable (written in place, or a copy).
-    # A backend that orders each write after copies still reading the memory
-    # (CuPy's streams) must see every write, so it never gets the fast path.
-    if array._buf is None and not array._device.backend.sees_every_write:
-        array._fast_write = _PLAIN_SCALARS[array._data.dtype.kind]
+def _fast_writes(array: Array) -> frozenset[type]:
+    """The scalar types a plain ``x[i] = v`` may write without the core once
+    the core has shown ``array``'s view private and writable.
+
+    None for a backend that orders each write after copies still reading the
+    memory (CuPy's streams: it must see every write), and none that NumPy
+    could only store with a floating-point error (a Python float into
+    float32 may overflow, and the error would come after the store).
+    """
+    if array._device.backend.sees_every_write:
+        return _NO_FAST_WRITE
+    dtype = array._data.dtype
+    if dtype.kind in "fc" and dtype.itemsize < (8 if dtype.kind == "f" else 16):
+        return _NO_FAST_WRITE
+    return _PLAIN_SCALARS[dtype.kind]
 
 
 def wrap(result: Any, device: Device, inputs: tuple[Array, ...] = ()) -> Array:
@@ -597,7 +617,7 @@ def wrap(result: Any, device: Device, inputs: tuple[Array, ...] = ()) -> Array:
     for source in inputs:
         data = source._data
         if base is data or base is data.base:
-            buf = _cow.share(source)
+            buf = _cow.join(source, data)
             if buf is None:
                 # exposed or foreign memory: a value needs its own copy
                 array._data = device.backend.copy(result)
@@ -618,9 +638,12 @@ def view_of(source: Array, result: Any) -> Array:
     base = result.base
     if base is not None and (base is data or base is data.base) and type(result) is type(data):
         buf = source._buf
-        # The fast path of _cow.share(): an existing, shareable record.
+        # The lock-free path of _cow.join(): an open record, and neither it
+        # nor the memory replaced by a write meanwhile.
         if buf is not None and buf.shareable and _cow.observer is None:
-            return _holder_of(result, buf, source._device)
+            array = _holder_of(result, buf, source._device)
+            if source._buf is buf and source._data is data:
+                return array
     return wrap(result, source._device, (source,))
 
 
@@ -637,8 +660,9 @@ def _holder_of(view: Any, buf: _cow.Buffer, device: Device) -> Array:
 def _wrap_other_view(array: Array, inputs: tuple[Array, ...]) -> Array:
     backend = array._device.backend
     for source in inputs:
-        if backend.may_share_memory(array._data, source._data):
-            buf = _cow.share(source)
+        data = source._data
+        if backend.may_share_memory(array._data, data):
+            buf = _cow.join(source, data)
             if buf is None:
                 array._data = backend.copy(array._data)
                 _cow.count_eager_copy(array, source._buf, int(array._data.nbytes))
@@ -684,12 +708,13 @@ def lazy_clone(x: Array, /) -> Array:
     """
     if type(x) is not Array:
         raise TypeError(f"lazy_clone expects a cowarray Array, got {type(x).__name__}")
-    buf = _cow.share(x)
+    data = x._data
+    buf = _cow.join(x, data)
     if buf is None:
-        clone = new_array(x._device.backend.copy(x._data), None, x._device)
+        clone = new_array(x._device.backend.copy(data), None, x._device)
         _cow.count_eager_copy(clone, x._buf, int(clone._data.nbytes))
         return clone
-    return new_array(x._data, buf, x._device)
+    return new_array(data, buf, x._device)
 
 
 def _unpickle(host: Any, device: str) -> Array:
@@ -764,18 +789,34 @@ def _backend_value(array: Array, value: Any) -> Any:
         source = value._data.dtype
         if source is not dtype:
             _check_same_kind(source, dtype)
+            return _cast_first(array, value._data)
         return value._data
     if kind in _PYTHON_SCALARS:
         check_scalar(dtype, value)
-        return value
+        return _cast_first(array, value)
     if isinstance(value, (list, tuple)) or hasattr(value, "__array_interface__"):
         converted = array._device.backend.asarray(value)
         if converted.size:  # an empty list has NumPy's float dtype but no values to lose
             _check_same_kind(converted.dtype, dtype)
-        return converted
+        return _cast_first(array, converted)
     scalar = normalize_scalar(value)
     check_scalar(dtype, scalar)
-    return scalar
+    return _cast_first(array, scalar)
+
+
+def _cast_first(array: Array, value: Any) -> Any:
+    """``value`` cast to ``array``'s dtype now, if the cast could overflow.
+
+    Casting into a narrower floating dtype may overflow, and NumPy reports
+    that (under its error state) only after the store: cast beside the array
+    first, so an error leaves the array unchanged.
+    """
+    dtype = array._data.dtype
+    if dtype.kind not in "fc" or dtype.itemsize >= (8 if dtype.kind == "f" else 16):
+        return value
+    if getattr(value, "dtype", None) == dtype:
+        return value
+    return array._device.backend.asarray(value, dtype=dtype)
 
 
 def _check_same_kind(source: DType, target: DType) -> None:
@@ -812,18 +853,32 @@ def _apply_inplace(name: str, array: Array, other: Operand) -> None:
             "so write x = x <op> y instead"
         )
     check_dtypes(name, dtype)
+    fast = _fast_writes(array)
     if name == "matmul":
         product = binary_operation(name)(array, other)
         _check_inplace_shape(name, array, product.shape)
-        _cow.write(array, operator.setitem, Ellipsis, product._data)
-        _enable_fast_write(array)
+        _replace(array, product._data, fast)
         return
     if type(other) is Array:
         _check_inplace_shape(
             name, array, backend.xp.broadcast_shapes(array._data.shape, operand.shape)
         )
-    _cow.write(array, _inplace_apply, getattr(backend.xp, name), operand)
-    _enable_fast_write(array)
+    function = getattr(backend.xp, name)
+    data = array._data
+    if data.size >= IN_PLACE_MIN_SIZE and not backend.errors_may_surface(name, dtype):
+        # Big, and no error can be raised after NumPy's loop has written:
+        # write in place (the core copies first if the memory is shared).
+        _cow.write(array, _inplace_apply, function, operand, fast)
+        return
+    # The new value beside the old, so an error raised after the loop (NumPy's
+    # error state, a warning turned into an error) leaves the array as it was.
+    _replace(array, function(data, operand), fast)
+
+
+def _replace(array: Array, result: Any, fast: frozenset[type]) -> None:
+    if not _cow.replace(array, result, fast):
+        # Memory a DLPack peer aliases on purpose: the peer sees the values.
+        _cow.write(array, operator.setitem, Ellipsis, result, fast)
 
 
 def _check_inplace_shape(name: str, array: Array, shape: tuple[int, ...]) -> None:
@@ -838,6 +893,11 @@ def _inplace_apply(target: Any, function: Any, operand: Any) -> None:
 
 
 _PYTHON_SCALARS: Final = frozenset({int, float, complex, bool})
+
+#: From this many elements an in-place operator that cannot fail after its
+#: loop writes in place; below it, computing beside the old value costs
+#: about the same (benchmarks/core.py, "x += 1.0") and never fails half-way.
+IN_PLACE_MIN_SIZE: Final = 1 << 16
 
 # Python scalars a plain in-place write accepts without conversion, by dtype kind.
 _PLAIN_SCALARS: Final = {

@@ -4,7 +4,8 @@
 methods returns a new Array and leaves ``x`` unchanged. The result starts as a
 lazy clone of ``x`` and is written through :func:`cowarray._cow.write`, so an
 update costs at most one materialization of the region ``x`` views, and none
-when ``x`` is about to die (see :mod:`cowarray._last_use`).
+when nothing else can ever see ``x`` (a temporary, or ``move(x)``: see
+:mod:`cowarray._last_use`).
 
 Out-of-bounds handling (``mode=``) is resolved here, into a plain index the
 backend understands: ``"raise"`` passes the index through (the backend checks
@@ -23,7 +24,7 @@ from typing import Any, Final
 from . import _cow, _last_use
 from ._array import Array, _backend_value, lazy_clone, new_array, wrap
 from ._indices import drop_out_of_bounds, resolve
-from ._last_use import REBOUND
+from ._move import move
 from ._ops._checks import check_dtypes
 from ._positions import flat_positions, has_integer_arrays
 
@@ -451,38 +452,32 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
         index, operand = drop_out_of_bounds(x, resolved, operand, method)
     write = functools.partial(x._device.backend.index_update, op=name)
     # Nothing may bind ``at`` or ``x`` to a new local before this check.
-    last = _last_use.last_use(at)
-    result = _last_use.take_over(at) if last else None
-    if result is None:
-        return _write(lazy_clone(x), write, index, operand, method)
-    # ``x`` is written in place. If the caller's name still holds it (REBOUND),
-    # an exception before the caller's assignment must leave it unchanged.
-    return _write(result, write, index, operand, method, save=last == REBOUND)
+    if _last_use.is_temporary(at) and _plain(x):
+        # Nothing else can ever see x: take its memory (written in place if
+        # nobody shares it). Anything that reached x after all finds it moved.
+        result = move(x)
+        _cow.notify("takeover", result, None, 0)
+        return _write(result, write, index, operand, method)
+    return _write(lazy_clone(x), write, index, operand, method)
+
+
+def _plain(x: Array) -> bool:
+    # Exposed or foreign memory is aliased on purpose by a DLPack peer: an
+    # update must not write it, even of a temporary.
+    buf = x._buf
+    return buf is None or buf.shareable
 
 
 def _write(
-    result: Array,
-    write: Callable[..., Any],
-    index: Any,
-    operand: Any,
-    method: str,
-    *,
-    save: bool = False,
+    result: Array, write: Callable[..., Any], index: Any, operand: Any, method: str
 ) -> Array:
-    """Write through the core; with ``save``, undo the write if anything raises."""
-    saved = None
+    """Write through the core, naming the method in an index or value error."""
     try:
-        if save:
-            saved = result._device.backend.copy(result._data[index])
         _cow.write(result, write, index, operand)
-    except BaseException as error:
-        if saved is not None:
-            result._data[index] = saved
-        if isinstance(error, IndexError):
-            raise IndexError(f"x.at[...].{method}: {error}") from None
-        if isinstance(error, ValueError):
-            raise ValueError(f"x.at[...].{method}: {error}") from None
-        raise
+    except IndexError as error:
+        raise IndexError(f"x.at[...].{method}: {error}") from None
+    except ValueError as error:
+        raise ValueError(f"x.at[...].{method}: {error}") from None
     return result
 
 

@@ -1,6 +1,6 @@
 """The copy-on-write core: buffers, holders, and the one decision before a write.
 
-Rules enforced here (DESIGN.md §1, rules 2, 3 and 7):
+Rules enforced here (docs/design.md, rules 2, 3 and 7):
 
 * A *buffer* is a block of memory; each Array that views it is a *holder*.
   A buffer gets a record (:class:`Buffer`) only when a second holder appears
@@ -8,29 +8,44 @@ Rules enforced here (DESIGN.md §1, rules 2, 3 and 7):
   trivially the sole holder and pays nothing.
 * Holders are counted by CPython itself: every holder keeps one strong
   reference to the record, and nobody else keeps one for long (observers use
-  weak references). ``sys.getrefcount`` is therefore an exact, atomic holder
-  count: it drops the moment an Array is collected, with no ``__del__``, no
-  ``weakref.finalize`` and no lock on the clone path. A transient extra
-  reference (another thread inside this module) can only make the count
-  higher, which costs at most an extra copy, never a wrong value.
-* Before a write, :func:`write` checks the writer's count. Sole holder: write
-  in place. Otherwise copy only the region the writer views into a new compact
-  buffer, apply the write there, and only then swap it in, so a write that
-  raises commits nothing. A writer whose view cannot be written in place
-  (read-only memory, a broadcast view) always copies first.
+  weak references). ``sys.getrefcount`` is therefore an exact holder count.
+  The count an expression shows for a sole holder differs between CPython
+  releases (3.14 borrows references on the stack), so it is measured at
+  import with the very function that counts (:data:`_SOLE`); a transient
+  extra reference can only make the count higher, which costs at most an
+  extra copy, never a wrong value.
+* **Joining is atomic with deciding.** Every "sole holder, write in place"
+  decision and every "join this buffer" happen under one lock
+  (:data:`_lock`), and a lock-free join (a slice, a transpose) can only join
+  a record whose *gate* (:attr:`Buffer.shareable`) it saw open *after* taking
+  its reference. A writer closes the gate before it counts, so a joiner
+  either is counted or sees the gate shut and takes the lock.
+* **An in-place write is fenced.** While the sole holder writes its memory
+  in place, its record slot holds this thread's *writing marker* instead of a
+  record: another thread that wants to join waits until the write is over
+  (its clone is a snapshot from after the write, never a view of one in
+  progress); code on the writing thread itself (a gc callback, a ``__del__``,
+  a signal handler) gets an eager copy instead of a share, so nothing
+  re-entered can alias either. Re-entered code is recognised by
+  :data:`_owner`, the thread inside a locked section.
+* A holder that shares its memory copies only the region it views into a new
+  compact buffer, writes there, and only then commits it, so a write that
+  raises commits nothing.
 * States: *private* (one holder), *shared* (several), *exposed* (a DLPack
   consumer may write it) and *foreign* (imported; its producer may write it).
-  Exposed and foreign buffers are never shared lazily: :func:`share` refuses
+  Exposed and foreign buffers are never shared lazily: :func:`join` refuses
   and the caller copies eagerly.
 
 This module knows nothing of operations or of NumPy versus CuPy: it calls the
-holder's device backend for the one thing it needs, a bulk copy.
+holder's device backend for the two things it needs, "can this view be
+written in place" and a bulk copy.
 """
 
 from __future__ import annotations
 
 import itertools
 import sys
+import sysconfig
 import threading
 import weakref
 from collections.abc import Callable
@@ -38,18 +53,28 @@ from typing import Any, Final, Protocol
 
 __all__ = [
     "COUNTERS",
+    "FAST_WRITES",
+    "LOCK",
     "Buffer",
     "Holder",
     "Observer",
+    "attach",
     "count_eager_copy",
+    "expose",
+    "hand_over",
     "holder_count",
+    "join",
+    "make_private",
     "notify",
-    "share",
+    "replace",
+    "settled_buffer",
+    "stable_id",
     "state_of",
     "write",
 ]
 
 _getrefcount = sys.getrefcount
+_get_ident = threading.get_ident
 _next_buffer_id = itertools.count(1).__next__  # atomic under the GIL
 # id(owner) -> (weak reference to owner, buffer id). NumPy arrays are not
 # hashable, so they cannot key a WeakKeyDictionary; the weak reference's
@@ -59,6 +84,11 @@ _ids_by_owner: dict[int, tuple[weakref.ref[Any], int]] = {}
 # end a DLPack exposure, and a tracing observer then asks that buffer's id.
 _ids_lock = threading.RLock()
 
+#: Whether a plain ``x[i] = v`` may skip the core (``Holder._fast_write``).
+#: Only where the GIL makes the check and the store one step for other
+#: threads; a free-threaded build always takes the locked path.
+FAST_WRITES: Final = not sysconfig.get_config_var("Py_GIL_DISABLED")
+
 
 def _forget_owner(key: int) -> Callable[[weakref.ref[Any]], None]:
     def forget(_: weakref.ref[Any]) -> None:
@@ -67,7 +97,7 @@ def _forget_owner(key: int) -> Callable[[weakref.ref[Any]], None]:
     return forget
 
 
-def _stable_id(owner: object) -> int:
+def stable_id(owner: object) -> int:
     """The id of the memory ``owner`` holds: the same for every record of it."""
     key = id(owner)
     with _ids_lock:
@@ -87,10 +117,8 @@ class Holder(Protocol):
     """What the core needs of an Array: its view, record, device, fast-write set.
 
     ``_fast_write`` lets the Array skip this module for plain scalar writes;
-    it must be empty whenever a record exists, so :func:`attach` empties it
-    before any second holder can appear. Whether a view can be written in
-    place (read-only memory, broadcast views) is asked of the backend at write
-    time, so creating views stays cheap.
+    it is empty whenever a record exists: the core empties it (under the
+    lock) before any second holder can appear, and only the core fills it.
     """
 
     _data: Any
@@ -100,7 +128,7 @@ class Holder(Protocol):
 
 
 class Buffer:
-    """The sharing record of one block of memory.
+    """The sharing record of one block of memory (or a thread's writing marker).
 
     Holders are counted by reference count (see the module docstring); the
     record itself stores only what a count cannot tell. A record whose last
@@ -118,6 +146,7 @@ class Buffer:
         "owner",
         "read_only",
         "shareable",
+        "writer",
     )
 
     def __init__(
@@ -133,31 +162,33 @@ class Buffer:
         self.read_only: bool = read_only
         #: How many DLPack consumers currently hold this memory.
         self.exposures: int = 0
-        #: False while exposed or foreign: new holders must copy eagerly.
+        #: The gate: False while exposed or foreign, and while a writer decides.
+        #: A new holder may join only through an open gate.
         self.shareable: bool = not foreign
+        #: For a writing marker: the thread writing in place. 0 for records.
+        self.writer: int = 0
         self._id: int = 0
 
     @property
     def id(self) -> int:
         """A stable id for the memory, never reused in this process."""
         if not self._id:
-            self._id = _stable_id(self.owner)
+            self._id = stable_id(self.owner)
         return self._id
-
-    def expose(self) -> None:
-        """Count one more DLPack consumer of this memory."""
-        with _record_lock:
-            self.exposures += 1
-            self.shareable = False
 
     def release(self) -> None:
         """Count one DLPack consumer less; lazy sharing resumes at zero."""
-        with _record_lock:
+        with _lock:
             self.exposures -= 1
-            self.shareable = self.exposures == 0 and not self.foreign
+            self.shareable = _gate(self)
 
     def __repr__(self) -> str:
         return f"<cowarray buffer #{self.id}, {self.nbytes} bytes>"
+
+
+def _gate(buf: Buffer) -> bool:
+    """Whether ``buf``'s gate is open when nobody is deciding."""
+    return not buf.foreign and not buf.exposures
 
 
 class Observer(Protocol):
@@ -182,9 +213,30 @@ observer: Observer | None = None
 
 # Re-entrant: a garbage collection inside a locked section (any allocation)
 # can end a DLPack exposure, whose release takes this lock on the same thread.
-_record_lock = threading.RLock()
+_lock = threading.RLock()
+#: The lock, for the one registry that must share it (DLPack's boundary
+#: regions, whose releases run inside collections).
+LOCK: Final = _lock
+#: Notified whenever an in-place write ends: joiners wait on it.
+_write_ended = threading.Condition(_lock)
+#: The thread inside a locked section, 0 if none. Code that runs on that
+#: thread while it is inside (a gc callback, ``__del__``) sees its own id.
+_owner = 0
 _NO_FAST_WRITE: Final[frozenset[type]] = frozenset()
 _counter_lock = threading.Lock()
+# thread id -> its writing marker (a record nobody may join)
+_markers: dict[int, Buffer] = {}
+
+
+def _marker() -> Buffer:
+    me = _get_ident()
+    marker = _markers.get(me)
+    if marker is None:
+        marker = Buffer(None, 0)
+        marker.shareable = False
+        marker.writer = me
+        _markers[me] = marker
+    return marker
 
 
 class _Counters:
@@ -201,144 +253,434 @@ class _Counters:
             self.copies += 1
             self.bytes_copied += nbytes
 
-    def reset(self) -> None:
+    def reset(self) -> tuple[int, int]:
+        """Set both totals to zero; returns ``(copies, bytes_copied)`` just before."""
         with _counter_lock:
+            before = self.copies, self.bytes_copied
             self.copies = 0
             self.bytes_copied = 0
+            return before
+
+    def snapshot(self) -> tuple[int, int]:
+        """``(copies, bytes_copied)`` from the same moment."""
+        with _counter_lock:
+            return self.copies, self.bytes_copied
 
 
 COUNTERS: Final = _Counters()
 
 
+# -- counting ----------------------------------------------------------------
+
+
 class _Probe:
     __slots__ = ("_buf",)
-    _buf: Buffer
+    _buf: Buffer | None
 
 
-def _sole_refcount() -> int:
-    # The reference count ``getrefcount(holder._buf)`` shows for a record with
-    # exactly one holder. Measured with the same expression used in write(),
-    # so interpreter changes in how arguments are counted cannot skew it.
+def _count(holder: Holder | _Probe) -> int:
+    # The one counting expression. Its callers hold no reference of their own
+    # to the record when they call it (they read it through ``holder``).
+    return _getrefcount(holder._buf)
+
+
+def _sole_count() -> int:
+    """What :func:`_count` shows for a record with exactly one holder, measured
+    on this interpreter with the same function the decisions call."""
     probe = _Probe()
     probe._buf = Buffer(None, 0)
-    return _getrefcount(probe._buf)
+    return _count(probe)
 
 
-_SOLE: Final = _sole_refcount()
+_SOLE: Final = _sole_count()
 
 
-def holder_count(holder: Holder) -> int:
-    """How many holders (Arrays and NumPy exports) share ``holder``'s buffer."""
-    if holder._buf is None:
-        return 1
-    return _getrefcount(holder._buf) - _SOLE + 1
+def _enter() -> bool:
+    """Take the lock; True if this thread was already inside (re-entered code)."""
+    global _owner
+    _lock.acquire()
+    me = _get_ident()
+    if _owner == me:
+        return True
+    _owner = me
+    return False
 
 
-def state_of(holder: Holder) -> str:
-    """``"private"``, ``"shared"``, ``"exposed"`` or ``"foreign"``."""
-    buf = holder._buf
-    if buf is None:
-        return "private"
-    if buf.foreign:
-        return "foreign"
-    if buf.exposures:
-        return "exposed"
-    # ``buf`` is one more reference than holder_count() sees.
-    return "shared" if _getrefcount(buf) - 1 > _SOLE else "private"
+def _leave(reentered: bool) -> None:
+    global _owner
+    if not reentered:
+        _owner = 0
+    _lock.release()
 
 
-def attach(holder: Holder) -> Buffer:
-    """The holder's record, created on first need (thread-safe, once).
+def _wait_for_writer(holder: Holder, reentered: bool) -> bool:
+    """Under the lock: wait while another thread writes ``holder`` in place.
 
-    The record is built outside the lock: building it allocates, an
-    allocation can run the garbage collector, and a collected DLPack consumer
-    releases its exposure under the same lock.
+    False if ``holder`` is being written now and waiting is impossible: by
+    this very thread, or by another while this is re-entered code (waiting
+    would release the lock in the middle of the section it interrupted).
+    The caller must then neither share nor count nor fence ``holder``.
+    """
+    global _owner
+    while True:
+        buf = holder._buf
+        if buf is None or not buf.writer:
+            return True
+        if reentered or buf.writer == _owner:
+            return False
+        _owner = 0
+        _write_ended.wait()
+        _owner = _get_ident()
+
+
+# -- joining -----------------------------------------------------------------
+
+
+def join(holder: Holder, data: Any) -> Buffer | None:
+    """The record a new holder of ``data`` (read from ``holder._data``) joins.
+
+    None means the new holder must get its own copy of ``data``: the memory
+    is exposed or foreign, or ``holder`` changed memory since ``data`` was
+    read, or this is code re-entered inside a write of ``holder``.
     """
     buf = holder._buf
-    if buf is None:
-        backend = holder._device.backend
-        data = holder._data
-        candidate = Buffer(backend.memory_owner(data), backend.owner_nbytes(data))
-        with _record_lock:
-            buf = holder._buf
-            if buf is None:
-                holder._fast_write = _NO_FAST_WRITE
-                holder._buf = buf = candidate
-                created = True
-            else:
-                created = False  # another thread attached first: use its record
-        if created:
-            # The memory is about to be shared: a GPU backend notes the
-            # current stream, so later copies see the values as of now.
-            backend.note_share(data)
-    return buf
-
-
-def share(holder: Holder) -> Buffer | None:
-    """The record a new holder of ``holder``'s memory joins, or None.
-
-    None means the memory is exposed or foreign: the caller must give the new
-    array its own copy, so no other cowarray value can see an outside write.
-    """
-    buf = holder._buf
-    if buf is None:
-        buf = attach(holder)
-    if not buf.shareable:
-        return None
+    # The lock-free path: an open record, taken before the gate was checked.
+    if (
+        buf is not None
+        and buf.shareable
+        and observer is None
+        and holder._data is data
+        and holder._buf is buf
+    ):
+        return buf
+    reentered = _enter()
+    try:
+        if not _wait_for_writer(holder, reentered) or holder._data is not data:
+            return None
+        if holder._buf is None:
+            if reentered:
+                return None  # a callback inside one of our sections: never a new record
+            _new_record(holder)
+        buf = holder._buf
+        if buf is None or not buf.shareable:
+            return None
+    finally:
+        _leave(reentered)
     if observer is not None:
         observer.record("share", holder, buf, 0)
     return buf
 
 
-def write(holder: Holder, apply: Callable[[Any, Any, Any], object], a: Any, b: Any) -> None:
+def _new_record(holder: Holder) -> None:
+    # Under the lock. The allocation may run a collection whose callbacks
+    # re-enter: they see this thread as the owner and copy instead of joining.
+    backend = holder._device.backend
+    data = holder._data
+    record = Buffer(backend.memory_owner(data), backend.owner_nbytes(data))
+    holder._fast_write = _NO_FAST_WRITE
+    holder._buf = record
+    # The memory is about to be shared: a GPU backend notes the current
+    # stream, so later copies see the values as of now.
+    backend.note_share(data)
+
+
+def attach(holder: Holder) -> Buffer | None:
+    """The holder's record, created if needed; None while this thread writes it."""
+    reentered = _enter()
+    try:
+        if not _wait_for_writer(holder, reentered):
+            return None
+        if holder._buf is None:
+            _new_record(holder)
+        return holder._buf
+    finally:
+        _leave(reentered)
+
+
+def settled_buffer(holder: Holder) -> Buffer | None:
+    """The holder's record (None: private) once no other thread writes it."""
+    reentered = _enter()
+    try:
+        _wait_for_writer(holder, reentered)
+        buf = holder._buf
+        return None if buf is not None and buf.writer else buf
+    finally:
+        _leave(reentered)
+
+
+def holder_count(holder: Holder) -> int:
+    """How many holders (Arrays and NumPy exports) share ``holder``'s buffer."""
+    reentered = _enter()
+    try:
+        _wait_for_writer(holder, reentered)
+        if holder._buf is None or holder._buf.writer:
+            return 1
+        return _count(holder) - _SOLE + 1
+    finally:
+        _leave(reentered)
+
+
+def state_of(holder: Holder) -> str:
+    """``"private"``, ``"shared"``, ``"exposed"`` or ``"foreign"``."""
+    reentered = _enter()
+    try:
+        _wait_for_writer(holder, reentered)
+        if holder._buf is None or holder._buf.writer:
+            return "private"
+        if holder._buf.foreign:
+            return "foreign"
+        if holder._buf.exposures:
+            return "exposed"
+        return "shared" if _count(holder) > _SOLE else "private"
+    finally:
+        _leave(reentered)
+
+
+# -- writing -----------------------------------------------------------------
+
+# How a write goes, decided under the lock by _claim().
+_RETRY, _IN_PLACE, _COPY = 0, 1, 2
+
+
+def write(
+    holder: Holder,
+    apply: Callable[[Any, Any, Any], object],
+    a: Any,
+    b: Any,
+    fast: frozenset[type] = _NO_FAST_WRITE,
+) -> None:
     """Run ``apply(target, a, b)`` on memory only ``holder`` sees.
 
-    The sole holder of a writable view writes in place. Anyone else first
-    copies the region it views; the write goes into that copy, which replaces
-    the holder's view only once the write has succeeded.
+    The sole holder of a writable view writes in place, fenced (see the
+    module docstring). Anyone else first copies the region it views; the
+    write goes into that copy, which replaces the holder's view only once the
+    write has succeeded. ``fast``: the scalar types a later ``x[i] = v`` may
+    write without the core, once the view is known private and writable.
     """
-    if holder._buf is None:
-        if holder._fast_write or not holder._device.backend.must_copy_before_write(holder._data):
-            apply(holder._data, a, b)
+    backend = holder._device.backend
+    while True:
+        data = holder._data
+        must_copy = backend.must_copy_before_write(data)  # may allocate: outside the lock
+        way, kept = _claim(holder, data, must_copy)
+        if way == _IN_PLACE:
+            _write_in_place(holder, apply, a, b, kept, fast)
             return
-    elif _getrefcount(holder._buf) <= _SOLE and not _take_over(holder):
-        apply(holder._data, a, b)
-        return
-    _write_to_copy(holder, apply, a, b)
+        if way == _COPY:
+            _write_to_copy(holder, data, apply, a, b, fast)
+            return
 
 
-def _take_over(holder: Holder) -> bool:
-    """The last holder keeps the memory; True if its view must still be copied."""
-    buf = holder._buf
-    assert buf is not None
-    must_copy: bool = buf.read_only or holder._device.backend.must_copy_before_write(holder._data)
-    if observer is not None and not must_copy:
+def _claim(holder: Holder, data: Any, must_copy: bool) -> tuple[int, Buffer | None]:
+    """Under the lock: how ``holder`` writes ``data``, and the record it keeps.
+
+    For an in-place write the holder's record slot is fenced with this
+    thread's marker before the lock is released; the second value is the
+    record to put back afterwards (exposed and foreign memory keep theirs).
+    """
+    marker = _marker()
+    reentered = _enter()
+    try:
+        if reentered or not _wait_for_writer(holder, reentered):
+            return _COPY, None  # re-entered code never writes memory in place
+        if holder._data is not data:
+            return _RETRY, None  # another write committed meanwhile: decide again
+        if holder._buf is None:
+            if must_copy:
+                return _COPY, None
+            holder._fast_write = _NO_FAST_WRITE
+            holder._buf = marker
+            return _IN_PLACE, None
+        # Close the gate, then count, holding no reference of our own (it
+        # would count): the record is known by its id until the count is in.
+        record_id = id(holder._buf)
+        holder._buf.shareable = False
+        sole = _count(holder) <= _SOLE
+        buf = holder._buf
+        if buf is None or id(buf) != record_id or holder._data is not data:
+            # Code on this thread (a gc callback) wrote the holder while we
+            # counted. The old record's gate stays closed: a closed gate only
+            # costs its holders eager copies until one of them writes.
+            return _RETRY, None
+        if not sole or must_copy or buf.read_only:
+            buf.shareable = _gate(buf)
+            return _COPY, None
+        keep = None if _gate(buf) else buf  # plain memory: the record is dropped
+        holder._buf = marker
+    finally:
+        _leave(reentered)
+    if keep is None and observer is not None:
         observer.record("takeover", holder, buf, 0)
-    if buf.shareable and not must_copy:
-        # Plain memory with one holder: forget the record, so later writes
-        # take the record-free path. The memory keeps its id.
-        holder._buf = None
-    return must_copy
+    return _IN_PLACE, keep
+
+
+def _write_in_place(
+    holder: Holder,
+    apply: Callable[[Any, Any, Any], object],
+    a: Any,
+    b: Any,
+    kept: Buffer | None,
+    fast: frozenset[type],
+) -> None:
+    written = False
+    try:
+        apply(holder._data, a, b)
+        written = True
+    finally:
+        reentered = _enter()
+        try:
+            holder._buf = kept
+            if kept is not None:
+                kept.shareable = _gate(kept)
+            elif written and FAST_WRITES and not reentered:
+                holder._fast_write = fast
+            _write_ended.notify_all()
+        finally:
+            _leave(reentered)
 
 
 def _write_to_copy(
-    holder: Holder, apply: Callable[[Any, Any, Any], object], a: Any, b: Any
+    holder: Holder,
+    data: Any,
+    apply: Callable[[Any, Any, Any], object],
+    a: Any,
+    b: Any,
+    fast: frozenset[type],
 ) -> None:
-    copy = holder._device.backend.copy(holder._data)
+    # ``data`` is shared (nobody writes it in place) or not writable: copy
+    # it, write the copy, and commit only once both have succeeded.
+    copy = holder._device.backend.copy(data)
     apply(copy, a, b)
-    old_data, old = holder._data, holder._buf
-    holder._data = copy
-    holder._buf = None
     nbytes = copy.nbytes
+    old = holder._buf
+    _commit(holder, copy, fast)
     if observer is not None:
         try:
             observer.record("materialize", holder, old, nbytes)
         except BaseException:
             # A CopyWarning turned into an error refuses the write: the
-            # holder keeps the value (and the sharing) it had.
-            holder._data, holder._buf = old_data, old
+            # holder gets back the value (and the sharing) it had.
+            _commit(holder, data, _NO_FAST_WRITE, old)
             raise
     COUNTERS.add(nbytes)
+
+
+def _commit(holder: Holder, data: Any, fast: frozenset[type], record: Buffer | None = None) -> None:
+    """Make ``data`` the holder's memory, with ``record`` (None: fresh memory).
+
+    The record slot is written first: a lock-free joiner reads the slot, then
+    the data, then the slot again.
+    """
+    reentered = _enter()
+    try:
+        holder._buf = record
+        holder._data = data
+        holder._fast_write = fast if FAST_WRITES and not reentered else _NO_FAST_WRITE
+        _write_ended.notify_all()
+    finally:
+        _leave(reentered)
+
+
+def replace(holder: Holder, result: Any, fast: frozenset[type] = _NO_FAST_WRITE) -> bool:
+    """Give ``holder`` the value ``result``, computed out of place, without a copy.
+
+    True if done. If others shared the holder's memory this is the holder's
+    materialization (counted and shown as one: the new value took the place
+    of the region it would have copied). False for memory that outside code
+    aliases on purpose (exposed to or imported from a DLPack peer): the
+    caller writes it in place through :func:`write`, so the peer sees it.
+    """
+    reentered = _enter()
+    try:
+        _wait_for_writer(holder, reentered)
+        shared = False
+        if holder._buf is not None and not holder._buf.writer:
+            if not _gate(holder._buf):
+                return False
+            shared = _count(holder) > _SOLE  # counted before ``buf`` holds it too
+        buf = holder._buf
+        old_data = holder._data
+        _commit(holder, result, _NO_FAST_WRITE if reentered else fast)
+    finally:
+        _leave(reentered)
+    if shared:
+        nbytes = result.nbytes
+        if observer is not None:
+            try:
+                observer.record("materialize", holder, buf, nbytes)
+            except BaseException:
+                _commit(holder, old_data, _NO_FAST_WRITE, buf)  # refused: as it was
+                raise
+        COUNTERS.add(nbytes)
+    return True
+
+
+def make_private(holder: Holder) -> None:
+    """Give ``holder`` memory nobody else holds, copying its region if needed."""
+    write(holder, _nothing, None, None)
+
+
+def _nothing(target: object, a: object, b: object) -> None:
+    return None
+
+
+def expose(holder: Holder, *, copy_allowed: bool) -> Buffer:
+    """Mark ``holder``'s memory exposed to one more DLPack consumer.
+
+    The memory is first made private (a copy of the holder's region if it is
+    shared, read-only or a broadcast view; with ``copy_allowed`` False other
+    holders raise BufferError instead); making it private and exposing it
+    are one step for every joiner, so no clone can slip in between.
+    """
+    while True:
+        if copy_allowed:
+            make_private(holder)
+        reentered = _enter()
+        try:
+            if reentered or not _wait_for_writer(holder, reentered):
+                raise BufferError(
+                    "__dlpack__: this array cannot be exported from code that runs inside "
+                    "a write of cowarray memory (a gc callback or __del__); export it later"
+                )
+            if holder._buf is None:
+                _new_record(holder)
+            assert holder._buf is not None
+            holder._buf.shareable = False
+            if _count(holder) <= _SOLE:
+                buf = holder._buf
+                buf.exposures += 1
+                return buf
+            holder._buf.shareable = _gate(holder._buf)
+            if not copy_allowed:
+                raise BufferError(
+                    "__dlpack__(copy=False) cannot export this array without copying: its "
+                    "buffer has other holders (lazy clones, views or NumPy exports) that "
+                    "must not see a consumer's writes; use copy=None (copy only if needed) "
+                    "or copy=True"
+                )
+        finally:
+            _leave(reentered)
+
+
+def hand_over(holder: Holder, poison: Any) -> tuple[Any, Buffer | None, frozenset[type]]:
+    """``holder``'s (data, record, fast-write set), handed over in one step.
+
+    ``holder`` is left with ``poison`` as its data and device, so any later
+    use fails; no joiner can see it between.
+    """
+    reentered = _enter()
+    try:
+        if not _wait_for_writer(holder, reentered):
+            raise ValueError(
+                "cowarray.move(x) cannot run inside a write of x (a gc callback or __del__)"
+            )
+        taken = holder._data, holder._buf, holder._fast_write
+        holder._data = poison
+        holder._device = poison
+        holder._buf = None
+        holder._fast_write = _NO_FAST_WRITE
+        return taken
+    finally:
+        _leave(reentered)
 
 
 def count_eager_copy(holder: Holder, buffer: Buffer | None, nbytes: int) -> None:
@@ -353,12 +695,3 @@ def notify(kind: str, holder: Holder | None, buffer: Buffer | None, nbytes: int)
     """Tell the observer, if any, about an event the core does not see itself."""
     if observer is not None:
         observer.record(kind, holder, buffer, nbytes)
-
-
-def make_private(holder: Holder) -> None:
-    """Give ``holder`` memory nobody else holds, copying its region if needed."""
-    write(holder, _nothing, None, None)
-
-
-def _nothing(target: object, a: object, b: object) -> None:
-    return None

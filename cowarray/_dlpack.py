@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import threading
 import weakref
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
@@ -113,8 +112,9 @@ class _Regions:
     def __init__(self) -> None:
         # id(record) -> (weak ref to record, DLPack device, first, past-the-end)
         self._entries: dict[int, tuple[weakref.ref[_cow.Buffer], tuple[int, int], int, int]] = {}
-        # Re-entrant: a release can run from a deallocation inside a locked block.
-        self.lock = threading.RLock()
+        # The core's lock: a release can run from a collection inside one of the
+        # core's sections, and must then not wait on a second lock.
+        self.lock = _cow.LOCK
 
     def add(self, buf: _cow.Buffer, backend: Backend, data: Any) -> None:
         first, end = backend.address_range(data)
@@ -184,9 +184,7 @@ def export(x: Array, *, stream: Any, max_version: object, dl_device: object, cop
                 f"__dlpack__(copy=False) cannot export this array without copying: {reason}; "
                 "use copy=None (copy only if needed) or copy=True"
             )
-    else:
-        _cow.make_private(x)
-    return _expose(x, stream, version, device)
+    return _expose(x, stream, version, device, copy_allowed=copy is None)
 
 
 def _export_to_host(x: Array, version: tuple[int, int] | None, copy: object) -> Any:
@@ -239,23 +237,33 @@ def _why_a_copy_is_needed(x: Array) -> str | None:
 
 
 def _expose(
-    x: Array, stream: Any, version: tuple[int, int] | None, device: tuple[int, int] | None
+    x: Array,
+    stream: Any,
+    version: tuple[int, int] | None,
+    device: tuple[int, int] | None,
+    *,
+    copy_allowed: bool,
 ) -> Any:
     backend = x._device.backend
+    # Private memory, exposed in the same step: from here no clone shares it.
+    buf = _cow.expose(x, copy_allowed=copy_allowed)
     data = x._data
-    buf = _cow.attach(x)
-    capsule = backend.export_dlpack(
-        data,
-        stream=stream,
-        max_version=version,
-        dl_device=device,
-        copy=False,
-        on_release=_release_callback(weakref.ref(buf), int(data.nbytes)),
-    )
-    with REGIONS.lock:
-        buf.expose()
-        REGIONS.add(buf, backend, data)
-    _cow.notify("export", x, buf, int(data.nbytes))
+    release = _release_callback(weakref.ref(buf), int(data.nbytes))
+    try:
+        capsule = backend.export_dlpack(
+            data,
+            stream=stream,
+            max_version=version,
+            dl_device=device,
+            copy=False,
+            on_release=release,
+        )
+    except BaseException:
+        release()  # no consumer after all
+        raise
+    REGIONS.add(buf, backend, data)
+    del buf  # a record held here would count as a holder
+    _cow.notify("export", x, x._buf, int(data.nbytes))
     return capsule
 
 

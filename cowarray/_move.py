@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from . import _cow
 from ._array import Array, new_array
 
 __all__ = ["move"]
@@ -90,12 +91,10 @@ def move(x: Array, /) -> Array:
     """
     if type(x) is not Array:
         raise TypeError(f"move expects a cowarray Array, got {type(x).__name__}")
-    if x._data is _MOVED:
+    device = x._device  # a moved array fails here, with the clear error
+    data, buf, fast = _cow.hand_over(x, _MOVED)
+    if data is _MOVED:  # another thread moved it first
         raise _MOVED._fail()
-    result = new_array(x._data, x._buf, x._device)
-    result._fast_write = x._fast_write
-    x._data = _MOVED
-    x._device = _MOVED  # type: ignore[assignment]
-    x._buf = None
-    x._fast_write = frozenset()
+    result = new_array(data, buf, device)
+    result._fast_write = fast
     return result

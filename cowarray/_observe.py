@@ -149,7 +149,7 @@ def _make_event(kind: str, holder: Any, buffer: _cow.Buffer | None, nbytes: int)
     if kind == "materialize" and data is not None:
         # The writer now holds the copy; ids belong to the memory's owner, so
         # this is the id its record will show if it is ever shared.
-        new_id = _cow._stable_id(holder._device.backend.memory_owner(data))
+        new_id = _cow.stable_id(holder._device.backend.memory_owner(data))
     return TraceEvent(
         kind=kind,
         nbytes=nbytes,
@@ -427,10 +427,8 @@ def copy_counters() -> CopyCounters:
     >>> ca.copy_counters()
     CopyCounters(copies=1, bytes_copied=80)
     """
-    counters = _cow.COUNTERS
-    with _cow._counter_lock:  # both numbers from the same moment
-        copies, nbytes = counters.copies, counters.bytes_copied
-    return CopyCounters(copies, nbytes)  # allocated outside the core's lock
+    copies, nbytes = _cow.COUNTERS.snapshot()  # both numbers from the same moment
+    return CopyCounters(copies, nbytes)
 
 
 def reset_copy_counters() -> CopyCounters:
@@ -452,11 +450,7 @@ def reset_copy_counters() -> CopyCounters:
     >>> ca.copy_counters()
     CopyCounters(copies=0, bytes_copied=0)
     """
-    counters = _cow.COUNTERS
-    with _cow._counter_lock:
-        copies, nbytes = counters.copies, counters.bytes_copied
-        counters.copies = 0
-        counters.bytes_copied = 0
+    copies, nbytes = _cow.COUNTERS.reset()
     return CopyCounters(copies, nbytes)
 
 

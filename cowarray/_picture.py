@@ -187,15 +187,15 @@ def _dot_id(kind: str, name: str) -> str:
 
 def _buffer_facts(array: Array) -> tuple[int, str, int, int]:
     """(buffer id, state, holders, nbytes) of ``array``'s buffer, changing nothing."""
-    if array._buf is None:
+    holders = _cow.holder_count(array)
+    state = _cow.state_of(array)
+    buf = _cow.settled_buffer(array)
+    if buf is None:
         # No record: the array is the only holder of its memory.
         backend = array._device.backend
         owner = backend.memory_owner(array._data)
-        return _cow._stable_id(owner), "private", 1, backend.owner_nbytes(array._data)
-    # Count before binding the record to a local, which would add a reference.
-    holders = _cow.holder_count(array)
-    state = _cow.state_of(array)
-    return array._buf.id, state, holders, array._buf.nbytes
+        return _cow.stable_id(owner), "private", 1, backend.owner_nbytes(array._data)
+    return buf.id, state, holders, buf.nbytes
 
 
 def _caller_names(

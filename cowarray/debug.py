@@ -102,17 +102,20 @@ def cow_info(x: Array, /) -> CowInfo:
     'private'
     """
     array = _require(x, "x", "cow_info")
-    _cow.attach(array)
-    # Count before binding the record to a local, which would add a reference.
     holders = _cow.holder_count(array)
     state = _cow.state_of(array)
-    buf = array._buf
-    assert buf is not None
+    buf = _cow.settled_buffer(array)
+    backend = array._device.backend
+    if buf is None:  # no record: the array is the only holder of its memory
+        nbytes = backend.owner_nbytes(array._data)
+        buffer_id = _cow.stable_id(backend.memory_owner(array._data))
+    else:
+        nbytes, buffer_id = buf.nbytes, buf.id
     return CowInfo(
         holders=holders,
         state=state,  # type: ignore[arg-type]
-        nbytes=buf.nbytes,
-        buffer_id=buf.id,
+        nbytes=nbytes,
+        buffer_id=buffer_id,
         view_nbytes=int(array._data.nbytes),
     )
 
@@ -134,4 +137,5 @@ def shares_buffer(a: Array, b: Array, /) -> bool:
     """
     first = _require(a, "a", "shares_buffer")
     second = _require(b, "b", "shares_buffer")
-    return first._buf is not None and first._buf is second._buf
+    buf = _cow.settled_buffer(first)
+    return buf is not None and buf is _cow.settled_buffer(second)

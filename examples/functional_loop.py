@@ -1,8 +1,10 @@
 """A JAX-style functional loop: ``x = x.at[i].set(v)``, and what it copies.
 
 ``x.at[index].<method>(values)`` returns a new array and leaves ``x`` as it
-was. Whether an update copies depends on whether anyone else can still see
-the old ``x``: trace() shows it.
+was, so while anything could still see the old ``x`` the update copies.
+cowarray skips that copy only where it is proven that nothing can: a
+temporary, or ``move(x)``. ``x[i] = v`` is the zero-copy way to update ``x``
+itself (copy-on-write keeps every other value safe). trace() shows each.
 
 Run: python examples/functional_loop.py
 """
@@ -27,8 +29,9 @@ print("x unchanged:", x)
 STEPS, SIZE = 20, 100_000
 
 
-def fill_in() -> tuple[ca.Array, ca.debug.Trace]:
-    """Inside a function the old state dies with the rebinding: no copies."""
+def rebinding() -> tuple[ca.Array, ca.debug.Trace]:
+    """x = x.at[i].set(v): old x could still be seen (a wrapper, a tracer,
+    another thread), so every step copies."""
     state = ca.zeros(SIZE)
     with ca.trace() as t:
         for step in range(STEPS):
@@ -36,7 +39,7 @@ def fill_in() -> tuple[ca.Array, ca.debug.Trace]:
     return state, t
 
 
-def fill_in_keeping_history() -> tuple[ca.Array, list[ca.Array], ca.debug.Trace]:
+def keeping_history() -> tuple[ca.Array, list[ca.Array], ca.debug.Trace]:
     """Every old state kept as a value: each update must copy."""
     state = ca.zeros(SIZE)
     history = []
@@ -47,36 +50,43 @@ def fill_in_keeping_history() -> tuple[ca.Array, list[ca.Array], ca.debug.Trace]
     return state, history, t
 
 
+def moving() -> tuple[ca.Array, ca.debug.Trace]:
+    """move() hands the buffer to the update: nothing to copy."""
+    state = ca.zeros(SIZE)
+    with ca.trace() as t:
+        for step in range(STEPS):
+            state = ca.move(state).at[step].set(float(step))
+    return state, t
+
+
+def assigning() -> tuple[ca.Array, ca.debug.Trace]:
+    """x[i] = v: the sole holder writes in place, nothing to copy."""
+    state = ca.zeros(SIZE)
+    with ca.trace() as t:
+        for step in range(STEPS):
+            state[step] = float(step)
+    return state, t
+
+
 def report(label: str, t: ca.debug.Trace) -> None:
-    print(
-        f"{label:<28} {t.copies:>2} copies, {t.bytes_copied:>8} bytes copied, "
-        f"{t.count('takeover'):>2} in place"
-    )
+    print(f"{label:<32} {t.copies:>2} copies, {t.bytes_copied:>8} bytes copied")
 
 
-local_state, local_trace = fill_in()
-kept_state, history, kept_trace = fill_in_keeping_history()
-
-# At module level the global name still holds the old state while the
-# update runs, so each step copies; move() hands the buffer over instead.
-state = ca.zeros(SIZE)
-with ca.trace() as global_trace:
-    for step in range(STEPS):
-        state = state.at[step].set(float(step))
-state = ca.zeros(SIZE)
-with ca.trace() as moved_trace:
-    for step in range(STEPS):
-        state = ca.move(state).at[step].set(float(step))
+rebound_state, rebound_trace = rebinding()
+kept_state, history, kept_trace = keeping_history()
+moved_state, moved_trace = moving()
+state, assigned_trace = assigning()
 
 same = all(
-    np.array_equal(np.asarray(result), np.asarray(state)) for result in (local_state, kept_state)
+    np.array_equal(np.asarray(result), np.asarray(state))
+    for result in (rebound_state, kept_state, moved_state)
 )
 print("same result every way:", same)
 print("history[5][:6] =", history[5][:6], "(each old state kept its values)")
-report("in a function:", local_trace)
-report("in a function, with history:", kept_trace)
-report("at module level:", global_trace)
-report("at module level, move():", moved_trace)
+report("x = x.at[i].set(v):", rebound_trace)
+report("the same, keeping a history:", kept_trace)
+report("x = ca.move(x).at[i].set(v):", moved_trace)
+report("x[i] = v:", assigned_trace)
 
 # A moved-from array cannot be used by mistake.
 old = ca.zeros(3)

@@ -53,6 +53,12 @@ class Backend(Protocol):
         """Whether ``data`` cannot be written in place (read-only, self-overlapping)."""
         ...
 
+    def errors_may_surface(self, name: str, dtype: Any) -> bool:
+        """Whether the in-place element-wise ``name`` on ``dtype`` data could
+        raise after writing (NumPy reports floating-point errors after its
+        loop), so that cowarray must compute beside the old values."""
+        ...
+
     def owner_nbytes(self, data: Any) -> int:
         """Size in bytes of the memory block that ``data`` views."""
         ...

@@ -330,6 +330,9 @@ class CupyBackend:
         low_b, high_b = self.address_range(b)
         return low_a < high_b and low_b < high_a
 
+    def errors_may_surface(self, name: str, dtype: Any) -> bool:
+        return False  # CuPy reports no floating-point errors
+
     def must_copy_before_write(self, data: Any) -> bool:
         # Asked by the core just before a holder writes its memory in place:
         # the write must not overtake a copy that still reads this memory.

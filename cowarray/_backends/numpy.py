@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 import types
+import warnings
 import weakref
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -109,17 +111,56 @@ def _standard_namespace() -> types.SimpleNamespace:
 
 
 class _ReadOnlyExport:
-    """The base object of a read-only NumPy view handed out by ``__array__``."""
+    """The base object of a read-only NumPy view handed out by ``__array__``.
 
-    __slots__ = ("__array_interface__", "_data", "_keepalive")
+    NumPy reads ``__array_interface__`` once, when the view is made; it is
+    deleted right after, and the memory and the holder record are kept alive
+    by :data:`_EXPORTS` until this object dies (with the last NumPy view of
+    it). So nothing reachable from the view leads to writable memory: no
+    attribute to rebuild a writable view from, no array to write through.
+    """
 
-    def __init__(self, data: np.ndarray, keepalive: object) -> None:
-        interface = dict(data.__array_interface__)
-        address, _ = interface["data"]
-        interface["data"] = (address, True)  # read-only
-        self.__array_interface__ = interface
-        self._data = data
-        self._keepalive = keepalive
+    __slots__ = ("__array_interface__",)
+    __array_interface__: dict[str, Any]
+
+    def __del__(self) -> None:
+        _EXPORTS.pop(id(self), None)
+
+
+#: id(export object) -> (the exported array, the keepalive), while it lives.
+_EXPORTS: dict[int, tuple[np.ndarray, object]] = {}
+
+# in-place element-wise operations that set no floating-point flag on
+# integer or boolean data (integer division and remainder by zero do)
+_EXACT_ON_INTEGERS: Final = frozenset(
+    {
+        "add",
+        "subtract",
+        "multiply",
+        "bitwise_and",
+        "bitwise_or",
+        "bitwise_xor",
+        "bitwise_left_shift",
+        "bitwise_right_shift",
+    }
+)
+
+
+def _runtime_warnings_may_raise() -> bool:
+    """Whether a RuntimeWarning may be turned into an exception now."""
+    if getattr(sys.flags, "context_aware_warnings", False):
+        return True  # the filters live in a context this cannot read cheaply
+    for action, message, category, module, lineno in warnings.filters:
+        if not isinstance(category, type):
+            return True  # not a filter this understands
+        catches_all = issubclass(RuntimeWarning, category)
+        if not (catches_all or issubclass(category, RuntimeWarning)):
+            continue
+        if action == "error":
+            return True
+        if catches_all and message is None and module is None and not lineno:
+            return False  # the first filter that takes every RuntimeWarning decides
+    return False
 
 
 #: DLPack's (kDLCPU, 0): host memory.
@@ -169,6 +210,16 @@ class NumpyBackend:
     def may_share_memory(self, a: np.ndarray, b: np.ndarray) -> bool:
         return bool(np.may_share_memory(a, b))
 
+    def errors_may_surface(self, name: str, dtype: Any) -> bool:
+        if dtype.kind in "biu" and name in _EXACT_ON_INTEGERS:
+            return False
+        modes = np.geterr().values()
+        if all(mode == "ignore" for mode in modes):
+            return False
+        if any(mode in ("raise", "call", "log") for mode in modes):
+            return True
+        return _runtime_warnings_may_raise()  # "warn" and "print"
+
     def must_copy_before_write(self, data: np.ndarray) -> bool:
         if not data.flags.writeable:
             return True
@@ -194,12 +245,22 @@ class NumpyBackend:
     def readonly_numpy_view(self, data: np.ndarray, keepalive: object) -> np.ndarray:
         # NumPy points every view derived from the result at its base object,
         # so the keepalive lives exactly as long as the last such view.
-        return np.asarray(_ReadOnlyExport(data, keepalive))
+        export = _ReadOnlyExport()
+        interface = dict(data.__array_interface__)
+        interface["data"] = (interface["data"][0], True)  # read-only
+        export.__array_interface__ = interface
+        _EXPORTS[id(export)] = (data, keepalive)
+        try:
+            view = np.asarray(export)
+        finally:
+            del export.__array_interface__
+        return view
 
     def exported_keepalive(self, data: np.ndarray) -> object:
         owner = self.memory_owner(data)
         if isinstance(owner, _ReadOnlyExport):
-            return owner._keepalive
+            entry = _EXPORTS.get(id(owner))
+            return None if entry is None else entry[1]
         return None
 
     def from_numpy(self, array: np.ndarray) -> np.ndarray:

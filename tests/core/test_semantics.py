@@ -21,6 +21,7 @@ import pytest
 
 import cowarray as ca
 from cowarray import _cow
+from cowarray._array import IN_PLACE_MIN_SIZE
 from cowarray.testing import assert_equal_to_model, to_numpy
 
 # -- rule 1: value semantics ----------------------------------------------------
@@ -178,9 +179,19 @@ def test_sole_owner_writes_without_copying(copies: Any) -> None:
     before = ca.cow_info(x).buffer_id
     x[3] = 1.0
     x[10:20] = 2.0
-    x += 1.0
     assert ca.cow_info(x).buffer_id == before
+    x += 1.0  # small: computed beside the old value (an error would leave it)
     assert copies.copies == 0
+    big = ca.zeros(IN_PLACE_MIN_SIZE)
+    before = ca.cow_info(big).buffer_id
+    big += 1.0  # big, and no error could surface after the loop: in place
+    big *= 3
+    assert ca.cow_info(big).buffer_id == before
+    assert copies.copies == 0
+    with np.errstate(over="raise"):
+        big *= 2.0  # an error could: beside the old value, still no copy
+    assert copies.copies == 0
+    assert float(big[0]) == 6.0
 
 
 def test_last_holder_takes_the_buffer(copies: Any) -> None:
@@ -556,12 +567,11 @@ def test_a_release_during_a_locked_section_does_not_deadlock() -> None:
     # A garbage collection inside any locked section of the core may end a
     # DLPack exposure on the same thread; its release must not wait forever.
     x = ca.zeros(3)
-    buf = _cow.attach(x)
-    buf.expose()
+    buf = _cow.expose(x, copy_allowed=True)
     finished = threading.Event()
 
     def collect_inside_the_lock() -> None:
-        with _cow._record_lock:
+        with _cow.LOCK:
             buf.release()
         finished.set()
 

@@ -188,7 +188,7 @@ TestCowModel = pytest.mark.every_device(CowModel.TestCase)
 
 def test_state_machine_catches_a_core_that_never_copies(monkeypatch: pytest.MonkeyPatch) -> None:
     # Sabotage: every write goes in place, whoever else holds the buffer.
-    def write_in_place(holder: Any, apply: Any, a: Any, b: Any) -> None:
+    def write_in_place(holder: Any, apply: Any, a: Any, b: Any, fast: Any = None) -> None:
         # (CuPy's flags have no "writeable": its arrays always are)
         apply(holder._data, a, b) if getattr(holder._data.flags, "writeable", True) else None
 

@@ -258,12 +258,12 @@ asked = []
 
 def during_collection(phase, info):
     if phase == "start" and len(asked) < 50:
-        asked.append(_cow._stable_id(owners[len(asked) + 50]))
+        asked.append(_cow.stable_id(owners[len(asked) + 50]))
 
 gc.callbacks.append(during_collection)
 gc.set_threshold(1)
 for owner in owners[:50]:
-    _cow._stable_id(owner)
+    _cow.stable_id(owner)
 gc.set_threshold(700)
 gc.callbacks.remove(during_collection)
 print(len(asked), len(set(asked)))

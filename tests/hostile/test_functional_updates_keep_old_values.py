@@ -1,0 +1,211 @@
+"""x.at[...] never changes memory that anything else can still reach (DESIGN rule 6).
+
+Each test is an attack found against the bytecode-reading shortcut that wrote
+``x = x.at[i].set(v)`` in place: a receiver that forwards ``.at``, code that
+runs between the update and the store (``__del__``, a tracer, another thread,
+a write through ``frame.f_locals``), and each must leave old ``x`` intact.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import Any
+
+import numpy as np
+import pytest
+from _attack import host, switching_every_microsecond
+
+import cowarray as ca
+from cowarray import _cow
+
+
+class Forwarding:
+    """An object whose attributes are its array's: ``w.at`` is ``w.a.at``."""
+
+    def __init__(self, a: ca.Array) -> None:
+        self.a = a
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.a, name)
+
+
+def test_a_receiver_that_forwards_at_keeps_its_array() -> None:
+    def f() -> tuple[Any, Any]:
+        w: Any = Forwarding(ca.zeros(3))
+        keep = w
+        w = w.at[0].set(1.0)
+        return keep, w
+
+    keep, result = f()
+    assert host(keep.a).tolist() == [0.0, 0.0, 0.0]
+    assert host(result).tolist() == [1.0, 0.0, 0.0]
+    assert not ca.shares_buffer(keep.a, result) or host(keep.a)[0] == 0.0
+
+
+def test_an_index_whose_del_reads_the_caller_sees_old_x() -> None:
+    seen: list[ca.Array] = []
+
+    class Index:
+        def __index__(self) -> int:
+            return 0
+
+        def __del__(self) -> None:
+            frame = sys._getframe(1)
+            while frame is not None and "x" not in frame.f_locals:
+                frame = frame.f_back  # type: ignore[assignment]
+            if frame is not None:
+                seen.append(frame.f_locals["x"])
+
+    def f() -> ca.Array:
+        x = ca.zeros(3)
+        x = x.at[Index()].set(1.0)
+        return x
+
+    result = f()
+    assert host(result).tolist() == [1.0, 0.0, 0.0]
+    for old in seen:
+        if old is not result:
+            assert host(old).tolist() == [0.0, 0.0, 0.0]
+
+
+def test_a_tracer_that_keeps_the_callers_x_keeps_its_values() -> None:
+    kept: list[ca.Array] = []
+
+    def tracer(frame: Any, event: str, arg: object) -> Any:
+        value = frame.f_locals.get("x")
+        if type(value) is ca.Array:
+            kept.append(value)
+        return tracer
+
+    def f() -> ca.Array:
+        x = ca.zeros(3)
+        x = x.at[0].set(1.0)
+        return x
+
+    old = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        result = f()
+    finally:
+        sys.settrace(old)
+    assert host(result).tolist() == [1.0, 0.0, 0.0]
+    assert kept, "the tracer saw x"
+    for value in kept:
+        if value is not result:
+            assert host(value).tolist() == [0.0, 0.0, 0.0]
+
+
+def test_another_thread_reading_the_callers_frame_sees_old_x() -> None:
+    seen: list[tuple[ca.Array, float]] = []
+    stop = threading.Event()
+    main = threading.get_ident()
+
+    def peek() -> None:
+        while not stop.is_set():
+            frame = sys._current_frames().get(main)
+            while frame is not None:
+                value = frame.f_locals.get("x") if frame.f_code.co_name == "f" else None
+                if type(value) is ca.Array:
+                    seen.append((value, float(value[0])))
+                    break
+                frame = frame.f_back
+
+    def f() -> ca.Array:
+        x = ca.zeros(100)
+        for i in range(300):
+            x = x.at[0].set(float(i + 1))
+        return x
+
+    with switching_every_microsecond():
+        thread = threading.Thread(target=peek)
+        thread.start()
+        try:
+            result = f()
+        finally:
+            stop.set()
+            thread.join()
+    assert float(result[0]) == 300.0
+    # Every x the other thread saw keeps the value it had when seen.
+    changed = [(then, float(value[0])) for value, then in seen if float(value[0]) != then]
+    assert not changed, f"{len(changed)} of {len(seen)} old arrays changed, e.g. {changed[:3]}"
+
+
+def test_the_update_result_is_never_an_alias_of_old_x_anywhere() -> None:
+    x = ca.zeros(5)
+    holders = [x]
+    x = x.at[1].set(2.0)
+    assert host(holders[0]).tolist() == [0.0] * 5
+    assert host(x).tolist() == [0.0, 2.0, 0.0, 0.0, 0.0]
+
+
+def test_a_temporary_and_a_moved_array_are_updated_without_a_copy(
+    copies: _cow._Counters,
+) -> None:
+    # The two proven cases, on every CPython (reference counts calibrated at import).
+    y = ca.zeros(1000).at[3].set(1.0).at[ca.asarray([4, 4])].add(1.0)
+    x = ca.zeros(1000)
+    x = ca.move(x).at[5].set(7.0)
+    assert copies.copies == 0
+    assert host(y)[3:5].tolist() == [1.0, 2.0]
+    assert float(x[5]) == 7.0
+
+
+def test_a_temporary_kept_by_a_gc_callback_is_moved_not_aliased() -> None:
+    # Anything that grabs the temporary during its update (gc.get_objects in a
+    # callback, a debugger) finds a moved array, never a second name for the result.
+    import gc
+
+    grabbed: list[ca.Array] = []
+
+    def grab(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start" and not grabbed:
+            grabbed.extend(o for o in gc.get_objects() if type(o) is ca.Array and o.shape == (777,))
+
+    def make() -> ca.Array:
+        return ca.zeros(777)
+
+    thresholds = gc.get_threshold()
+    gc.callbacks.append(grab)
+    gc.set_threshold(1)
+    try:
+        result = make().at[ca.asarray([1, 2])].set(5.0)
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.callbacks.remove(grab)
+    assert host(result)[:3].tolist() == [0.0, 5.0, 5.0]
+    for old in grabbed:
+        if old is result:
+            continue
+        try:
+            values = host(old)
+        except ValueError as error:
+            assert "moved" in str(error)
+        else:
+            np.testing.assert_array_equal(values, np.zeros(777))
+
+
+@pytest.mark.skipif(sys.version_info < (3, 13), reason="write-through f_locals is 3.13's")
+def test_a_write_through_f_locals_cannot_make_old_x_change() -> None:
+    caught: list[ca.Array] = []
+
+    class Index:
+        def __index__(self) -> int:
+            frame = sys._getframe(1)
+            while frame is not None and frame.f_code.co_name != "f":
+                frame = frame.f_back  # type: ignore[assignment]
+            if frame is not None:
+                caught.append(frame.f_locals["x"])
+                frame.f_locals["keep"] = frame.f_locals["x"]
+            return 0
+
+    def f() -> tuple[Any, ca.Array]:
+        keep = None
+        x = ca.zeros(3)
+        x = x.at[Index()].set(1.0)
+        return keep, x
+
+    keep, result = f()
+    assert host(result).tolist() == [1.0, 0.0, 0.0]
+    if keep is not None:
+        assert host(keep).tolist() == [0.0, 0.0, 0.0]

@@ -1,0 +1,168 @@
+"""No interleaving of threads or gc callbacks leaves two values aliased (DESIGN rule 7).
+
+The attacks: a gc callback that clones the array being written, at every
+allocation of the write; threads switching every microsecond while one
+writes (clone, drop, write: the last-holder takeover) and another clones or
+slices; and a clone taken while another thread writes the same array, which
+must be a snapshot that never changes after it returned.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+from _attack import assert_no_aliases, gc_callback, host, switching_every_microsecond
+
+import cowarray as ca
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        pytest.param(lambda x: x.__setitem__(0, 1.0), id="x[0] = v"),
+        pytest.param(lambda x: x.__setitem__(slice(0, 2), 1.0), id="x[0:2] = v"),
+        pytest.param(lambda x: x.__iadd__(1.0), id="x += v"),
+        pytest.param(lambda x: x.__setitem__(ca.asarray([0, 1]), 1.0), id="x[idx] = v"),
+    ],
+)
+@pytest.mark.parametrize("shared_before", [False, True], ids=["private", "last-holder"])
+def test_a_gc_callback_cloning_inside_a_write_gets_its_own_value(
+    write: object, shared_before: bool
+) -> None:
+    x = ca.zeros(64)
+    if shared_before:
+        gone = ca.lazy_clone(x)  # x has a sharing record, and is its last holder below
+        del gone
+    clones: list[ca.Array] = []
+    armed = [True]
+
+    def clone() -> None:
+        if armed[0] and len(clones) < 50:
+            clones.append(ca.lazy_clone(x))
+            clones.append(x[1:])
+
+    with gc_callback(clone):
+        write(x)  # type: ignore[operator]
+        armed[0] = False
+    # Whatever each clone holds (from before or after the write), nothing that
+    # is written from now on may show in another.
+    assert_no_aliases([x, *clones])
+
+
+def test_threads_taking_over_and_cloning_never_alias() -> None:
+    x = ca.zeros(1000)
+    clones: list[tuple[ca.Array, float]] = []
+    done = threading.Event()
+
+    def writer() -> None:
+        for i in range(3000):
+            gone = ca.lazy_clone(x)
+            del gone
+            x[0] = float(i + 1)  # the last holder writes in place
+        done.set()
+
+    def cloner() -> None:
+        while not done.is_set():
+            c = ca.lazy_clone(x)
+            clones.append((c, float(c[0])))
+            s = x[:10]
+            clones.append((s, float(s[0])))
+
+    with switching_every_microsecond():
+        threads = [threading.Thread(target=writer), threading.Thread(target=cloner)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    x[0] = -1.0
+    changed = [(then, float(c[0])) for c, then in clones if float(c[0]) != then]
+    assert not changed, f"{len(changed)} of {len(clones)} clones followed x, e.g. {changed[:3]}"
+
+
+def test_threads_writing_fast_and_cloning_never_alias() -> None:
+    # x[i] = v on a private array skips the core: cloning must still stop it.
+    x = ca.zeros(1000)
+    clones: list[tuple[ca.Array, float]] = []
+    done = threading.Event()
+
+    def writer() -> None:
+        for i in range(20000):
+            x[0] = float(i + 1)
+        done.set()
+
+    def cloner() -> None:
+        while not done.is_set():
+            c = ca.lazy_clone(x)
+            clones.append((c, float(c[0])))
+            del c
+            time.sleep(0)
+
+    with switching_every_microsecond():
+        threads = [threading.Thread(target=writer), threading.Thread(target=cloner)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    x[0] = -1.0
+    changed = [(then, float(c[0])) for c, then in clones if float(c[0]) != then]
+    assert not changed, f"{len(changed)} of {len(clones)} clones followed x, e.g. {changed[:3]}"
+
+
+def test_writes_to_arrays_sharing_a_buffer_from_many_threads_stay_apart() -> None:
+    base = ca.zeros(2000)
+    arrays = [ca.lazy_clone(base) for _ in range(4)]
+
+    def write(k: int) -> None:
+        a = arrays[k]
+        for i in range(500):
+            a[i % 2000] = float(k + 1)
+            if i % 50 == 0:
+                a += 0.0
+
+    with switching_every_microsecond():
+        threads = [threading.Thread(target=write, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert host(base).tolist() == [0.0] * 2000
+    for k, a in enumerate(arrays):
+        values = host(a)
+        assert set(np.unique(values).tolist()) <= {0.0, float(k + 1)}
+    assert_no_aliases([base, *arrays])
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        pytest.param(lambda x: x.__iadd__(1.0), id="x += 1.0"),
+        pytest.param(lambda x: x.__iadd__(ca.ones(x.shape)), id="x += ones"),
+        pytest.param(lambda x: x.__setitem__(slice(None), ca.ones(x.shape)), id="x[:] = ones"),
+    ],
+)
+@pytest.mark.parametrize("take", ["lazy_clone", "numpy_export", "slice"])
+def test_a_clone_taken_during_a_write_by_another_thread_never_changes(
+    write: object, take: str
+) -> None:
+    x = ca.zeros(4_000_000)
+    x[0] = 0.0
+    takes = {
+        "lazy_clone": ca.lazy_clone,
+        "numpy_export": np.asarray,
+        "slice": lambda a: a[2_000_000:],
+    }
+    for _ in range(3):
+        thread = threading.Thread(target=write, args=(x,))
+        thread.start()
+        time.sleep(0.002)
+        y = takes[take](x)
+        first = float(y[-1])
+        thread.join()
+        assert float(y[-1]) == first, "the clone changed after it was returned"
+        # and it is all before or all after (never torn):
+        values = np.unique(np.asarray(y))
+        assert values.size == 1, f"a torn snapshot: {values}"
+        del y
