@@ -670,6 +670,12 @@ def _wrap_other_view(array: Array, inputs: tuple[Array, ...]) -> Array:
             return array
     # A view of a temporary the backend made for this call: nobody else holds
     # it. If it cannot be written in place, the core sees that at write time.
+    # Unless something else does hold that memory: an input's old memory,
+    # replaced by a write on another thread while this op ran. Then other
+    # values may share it, and this one gets its own copy.
+    if not _cow.only_reference_is(array._data, "base"):
+        array._data = backend.copy(array._data)
+        _cow.count_eager_copy(array, None, int(array._data.nbytes))
     array._buf = None
     return array
 

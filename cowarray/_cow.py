@@ -66,6 +66,7 @@ __all__ = [
     "join",
     "make_private",
     "notify",
+    "only_reference_is",
     "replace",
     "settled_buffer",
     "stable_id",
@@ -293,6 +294,27 @@ def _sole_count() -> int:
 
 
 _SOLE: Final = _sole_count()
+
+
+def _references_through(obj: object, attribute: str) -> int:
+    return _getrefcount(getattr(obj, attribute))
+
+
+def only_reference_is(obj: object, attribute: str) -> bool:
+    """Whether ``obj.<attribute>`` holds the only reference to that object
+    (a view's ``base``: then nothing else can reach the memory)."""
+    return _references_through(obj, attribute) <= _SOLE_ATTRIBUTE
+
+
+def _sole_attribute_count() -> int:
+    """What :func:`only_reference_is` counts for an object that only an
+    attribute holds, measured on this interpreter with the same function."""
+    probe = _Probe()
+    probe._buf = Buffer(None, 0)
+    return _references_through(probe, "_buf")
+
+
+_SOLE_ATTRIBUTE: Final = _sole_attribute_count()
 
 
 def _enter() -> bool:

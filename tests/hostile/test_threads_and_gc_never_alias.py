@@ -166,3 +166,30 @@ def test_a_clone_taken_during_a_write_by_another_thread_never_changes(
         values = np.unique(np.asarray(y))
         assert values.size == 1, f"a torn snapshot: {values}"
         del y
+
+
+def test_an_op_racing_a_write_of_its_input_never_aliases_the_old_memory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The interleaving, made deterministic: while reshape runs on x's memory,
+    # another thread writes x (which copies: y shares it), and y, now the last
+    # holder of that memory, writes it in place. The reshape's result views
+    # the old memory: it must not become a second, unrecorded name for y's.
+    from cowarray._backends.numpy import NUMPY_BACKEND
+
+    x = ca.zeros(6)
+    y = ca.lazy_clone(x)
+    real = NUMPY_BACKEND.xp.reshape
+
+    def reshape_while_others_write(data: object, shape: object, **kwargs: object) -> object:
+        result = real(data, shape, **kwargs)
+        x[0] = 1.0  # x materializes a copy of its own
+        y[1] = 2.0  # y writes the old memory in place
+        return result
+
+    monkeypatch.setattr(NUMPY_BACKEND.xp, "reshape", reshape_while_others_write)
+    r = ca.reshape(x, (2, 3))
+    monkeypatch.undo()
+    y[2] = 3.0
+    assert host(r).ravel().tolist()[2] == 0.0, "the result followed y's write"
+    assert_no_aliases([x, y, r])
