@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from . import _cow, _last_use
-from ._array import Array, _backend_value, lazy_clone, new_array, wrap
+from ._array import DONATED, Array, _backend_value, lazy_clone, new_array, wrap
 from ._indices import drop_out_of_bounds, resolve
 from ._move import move
 from ._ops._checks import check_dtypes
@@ -452,7 +452,7 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
         index, operand = drop_out_of_bounds(x, resolved, operand, method)
     write = functools.partial(x._device.backend.index_update, op=name)
     # Nothing may bind ``at`` or ``x`` to a new local before this check.
-    if _last_use.is_temporary(at) and _plain(x):
+    if _plain(x) and _last_use.is_last_use(at, donated=x._fast_write is DONATED):
         # Nothing else can ever see x: take its memory (written in place if
         # nobody shares it). Anything that reached x after all finds it moved.
         result = move(x)
@@ -471,13 +471,20 @@ def _plain(x: Array) -> bool:
 def _write(
     result: Array, write: Callable[..., Any], index: Any, operand: Any, method: str
 ) -> Array:
-    """Write through the core, naming the method in an index or value error."""
+    """Write through the core, naming the method in an index or value error.
+
+    The result is a new value nothing else holds yet: marked donated, so that
+    the next update of a chain (``x.at[a].set(u).at[b].set(w)``) may take
+    its buffer on every CPython (see ``_last_use``).
+    """
     try:
         _cow.write(result, write, index, operand)
     except IndexError as error:
         raise IndexError(f"x.at[...].{method}: {error}") from None
     except ValueError as error:
         raise ValueError(f"x.at[...].{method}: {error}") from None
+    if result._buf is None:
+        result._fast_write = DONATED
     return result
 
 
@@ -539,10 +546,24 @@ def _unravel(x: Array, flat: Any) -> tuple[Any, ...]:
     return tuple(reversed(coordinates))
 
 
-def _calibration_update() -> None:
-    # A fresh array held by nothing but the update: what last_use must see.
-    # (Built without the ``at`` property, which _array binds after this import.)
-    _At(_fresh(), 0).set(0)
+# The probes _last_use.calibrate measures. (Built without the ``at`` property,
+# which _array binds after this import.)
+
+
+def _temporary_update() -> None:
+    _At(_fresh(), 0).set(0)  # a fresh array held by nothing but its update
+
+
+def _update_of_a_held_array() -> None:
+    array = _fresh()
+    _At(array, 0).set(0)
+    del array
+
+
+def _update_through_a_held_at() -> None:
+    at = _At(_fresh(), 0)
+    at.set(0)
+    del at
 
 
 def _fresh() -> Array:
@@ -551,4 +572,4 @@ def _fresh() -> Array:
     return new_array(CPU.backend.asarray([0]), None, CPU)
 
 
-_last_use.calibrate(_calibration_update)
+_last_use.calibrate(_temporary_update, _update_of_a_held_array, _update_through_a_held_at)

@@ -8,66 +8,97 @@ while the caller's code (which an earlier version read) is not. A receiver
 that forwards ``.at``, a ``__del__``, a tracer or another thread could all
 reach an array that the caller's bytecode seemed about to drop.
 
-The test is exact. Inside ``_At.<method>`` the references to the ``_At``
-object and to its array that certainly exist are known (the method's
-``self``, ``_update``'s parameter and local, the arguments of
-``sys.getrefcount``). How many that is differs between CPython releases
-(3.14 borrows references on the stack), so it is measured at import by
-running a real update of a fresh array (:func:`calibrate`), never written
-down. If the counts equal that minimum there is no other reference anywhere:
-no variable, container, frame or thread can reach the array. Anything
-unexpected (a debugger's frame hook, another interpreter) only raises the
-counts, so the update falls back to copying. The update then *moves* the
-array (:func:`cowarray.move`): should anything reach it after all (a gc
-callback walking ``gc.get_objects()``), it finds a moved array that raises
-on use, never a second name for the result.
+Two counts are taken inside the update: of the array, and of its
+``x.at[index]`` object (the ``_At``). How many references certainly exist
+(the ``_At``'s slot, the update's own locals, ``sys.getrefcount``'s
+argument) differs between CPython releases, so nothing is written down:
+:func:`calibrate` runs real updates of fresh arrays at import and measures
 
-``move(x).at[i].set(v)`` is the explicit form: ``move`` hands ``x``'s
-memory to a temporary. ``x[i] = v`` is the zero-copy way to update ``x``
-itself; ``x = x.at[i].set(v)`` keeps old ``x`` as a value and copies.
+* the minimum: a true temporary, referenced by nothing but its update;
+* the array held by a name as well, which must count higher, or the array
+  count proves nothing and no update is ever done in place;
+* the ``_At`` held by a name as well. Up to 3.13 that counts higher. From
+  3.14 on it does not: a name's strong reference lets the interpreter
+  *borrow* the one it puts on the stack, so ``u = f().at[0]; u.set(1)``
+  shows the counts of ``f().at[0].set(1)``. There the counts cannot tell a
+  kept ``_At``, and only an array that :func:`cowarray.move` returned (marked
+  *donated*) is updated in place: its first update through ``.at`` takes the
+  buffer, as the caller asked.
+
+Every reference a caller can hold (a name, a container, an attribute) is a
+strong one, and a borrowed stack reference exists only beside a strong one,
+so an array count at the minimum proves that nothing but the ``_At``
+reaches the array. Anything unexpected only raises the counts, and the
+update copies. The update then *moves* the array: should anything reach it
+after all (a gc callback walking ``gc.get_objects()``), it finds a moved
+array that raises on use, never a second name for the result.
+
+``x[i] = v`` is the zero-copy way to update ``x`` itself;
+``x = x.at[i].set(v)`` keeps old ``x`` a value and copies.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ._at import _At
 
-__all__ = ["calibrate", "is_temporary"]
+__all__ = ["calibrate", "is_last_use"]
 
 _getrefcount = sys.getrefcount
 
 #: (references to the array, references to the ``_At``) that an update of a
 #: true temporary shows, measured by :func:`calibrate`; None: never in place.
 minimum: tuple[int, int] | None = None
+#: Whether a kept ``_At`` counts higher than a temporary one (up to 3.13).
+at_count_proves: bool = False
 _measuring = False
 _measured: list[tuple[int, int]] = []
 
 
-def is_temporary(at: _At) -> bool:
-    """Whether nothing but the update running on ``at`` references its array.
+def is_last_use(at: _At, *, donated: bool) -> bool:
+    """Whether nothing but the update running on ``at`` can reach its array.
 
-    Must be called directly from ``_update``, itself called directly from
-    the ``_At`` method the user called, as the calibration is.
+    ``donated``: the array is one :func:`cowarray.move` returned. Must be
+    called directly from ``_update``, itself called directly from the
+    ``_At`` method the user called, as the calibration is.
     """
     counts = (_getrefcount(at.array), _getrefcount(at))
     if _measuring:
         _measured.append(counts)
-        return True  # the probe is a fresh array: taking it copies nothing
-    return counts == minimum
+        return True  # the probes are fresh arrays: taking them copies nothing
+    if minimum is None or counts[0] != minimum[0]:
+        return False  # the array itself is held elsewhere (or nothing is proven)
+    if at_count_proves:
+        return counts[1] == minimum[1]
+    return donated
 
 
-def calibrate(run_update: object) -> None:
-    """Run ``run_update()`` (one real update of a fresh array, referenced by
-    nothing else) and take the counts it shows as the minimum."""
-    global minimum, _measuring
-    _measured.clear()
-    _measuring = True
-    try:
-        run_update()  # type: ignore[operator]
-    finally:
-        _measuring = False
-    exact = sys.implementation.name == "cpython" and len(_measured) == 1
-    minimum = _measured[0] if exact else None
+def calibrate(
+    temporary: Callable[[], None], array_kept: Callable[[], None], at_kept: Callable[[], None]
+) -> None:
+    """Measure the counts of three real updates of fresh arrays: a temporary,
+    one whose array a name also holds, one whose ``_At`` a name also holds."""
+    global minimum, at_count_proves, _measuring
+    measured = []
+    for probe in (temporary, array_kept, at_kept):
+        _measured.clear()
+        _measuring = True
+        try:
+            probe()
+        finally:
+            _measuring = False
+        measured.append(list(_measured))
+    ok = sys.implementation.name == "cpython" and all(len(m) == 1 for m in measured)
+    if not ok:
+        minimum = None
+        return
+    (base,), (array_kept_counts,), (at_kept_counts,) = measured
+    if array_kept_counts[0] <= base[0]:
+        minimum = None  # a held array would look like a temporary: never in place
+        return
+    minimum = base
+    at_count_proves = at_kept_counts[1] > base[1]

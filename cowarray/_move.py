@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from . import _cow
-from ._array import Array, new_array
+from ._array import DONATED, Array, new_array
 
 __all__ = ["move"]
 
@@ -92,9 +92,11 @@ def move(x: Array, /) -> Array:
     if type(x) is not Array:
         raise TypeError(f"move expects a cowarray Array, got {type(x).__name__}")
     device = x._device  # a moved array fails here, with the clear error
-    data, buf, fast = _cow.hand_over(x, _MOVED)
+    data, buf, _ = _cow.hand_over(x, _MOVED)
     if data is _MOVED:  # another thread moved it first
         raise _MOVED._fail()
     result = new_array(data, buf, device)
-    result._fast_write = fast
+    # The first update through ``result.at`` may take the buffer (_last_use);
+    # the first write through the core gives it its scalar fast path.
+    result._fast_write = DONATED
     return result

@@ -460,7 +460,7 @@ def test_update_copies_only_the_region_x_views(backend_device: ca.Device) -> Non
 def test_update_of_a_temporary_copies_nothing(backend_device: ca.Device) -> None:
     _cow.COUNTERS.reset()
     fours = ca.asarray([4, 4], device=backend_device)
-    y = ca.zeros(1000, device=backend_device).at[3].set(1.0).at[fours].add(1.0)
+    y = ca.move(ca.zeros(1000, device=backend_device)).at[3].set(1.0).at[fours].add(1.0)
     assert (_cow.COUNTERS.copies, _cow.COUNTERS.bytes_copied) == (0, 0)
     assert to_numpy(y)[3:5].tolist() == [1.0, 2.0]
 
