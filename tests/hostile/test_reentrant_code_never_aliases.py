@@ -15,11 +15,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _attack import assert_no_aliases
 
 import cowarray as ca
 from cowarray._backends.numpy import NUMPY_BACKEND
-
-from _attack import assert_no_aliases
 
 CALL_OUTS = ["must_copy_before_write", "copy", "memory_owner", "owner_nbytes", "index_update"]
 
