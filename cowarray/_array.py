@@ -565,14 +565,7 @@ class Array:
 _NO_FAST_WRITE: Final[frozenset[type]] = frozenset()
 
 
-class _Donation:
-    """No value is of this type: the ``_fast_write`` set :data:`DONATED`
-    opens no unchecked path, it only marks the array."""
-
-
-#: The ``_fast_write`` of an array that :func:`cowarray.move` returned: its
-#: first update through ``.at`` may take its buffer (see ``_last_use``).
-DONATED: Final[frozenset[type]] = frozenset({_Donation})
+DONATED: Final = _cow.DONATED
 
 
 def new_array(data: Any, buf: _cow.Buffer | None, device: Device) -> Array:

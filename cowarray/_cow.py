@@ -53,6 +53,7 @@ from typing import Any, Final, Protocol
 
 __all__ = [
     "COUNTERS",
+    "DONATED",
     "FAST_WRITES",
     "LOCK",
     "Buffer",
@@ -224,7 +225,21 @@ _write_ended = threading.Condition(_lock)
 #: thread while it is inside (a gc callback, ``__del__``) sees its own id.
 _owner = 0
 _NO_FAST_WRITE: Final[frozenset[type]] = frozenset()
+
+
+class _Donation:
+    """No value is of this type: the ``_fast_write`` set :data:`DONATED`
+    opens no unchecked path, it only marks the array."""
+
+
+#: The ``_fast_write`` of an array whose memory was handed over to it
+#: (:func:`cowarray.move`, an update's result): its first update through
+#: ``.at`` may take its buffer (see ``_last_use``). Says nothing about
+#: whether its view can be written in place.
+DONATED: Final[frozenset[type]] = frozenset({_Donation})
 _counter_lock = threading.Lock()
+#: How many joiners wait for an in-place write to end (notify only then).
+_waiting = 0
 # thread id -> its writing marker (a record nobody may join)
 _markers: dict[int, Buffer] = {}
 
@@ -343,7 +358,7 @@ def _wait_for_writer(holder: Holder, reentered: bool) -> bool:
     would release the lock in the middle of the section it interrupted).
     The caller must then neither share nor count nor fence ``holder``.
     """
-    global _owner
+    global _owner, _waiting
     while True:
         buf = holder._buf
         if buf is None or not buf.writer:
@@ -351,8 +366,12 @@ def _wait_for_writer(holder: Holder, reentered: bool) -> bool:
         if reentered or buf.writer == _owner:
             return False
         _owner = 0
-        _write_ended.wait()
-        _owner = _get_ident()
+        _waiting += 1
+        try:
+            _write_ended.wait()
+        finally:
+            _waiting -= 1
+            _owner = _get_ident()
 
 
 # -- joining -----------------------------------------------------------------
@@ -482,7 +501,12 @@ def write(
     backend = holder._device.backend
     while True:
         data = holder._data
-        must_copy = backend.must_copy_before_write(data)  # may allocate: outside the lock
+        known = holder._fast_write  # non-empty: the core found this view private and writable
+        must_copy = (
+            False
+            if known and known is not DONATED
+            else backend.must_copy_before_write(data)  # may allocate: outside the lock
+        )
         way, kept = _claim(holder, data, must_copy)
         if way == _IN_PLACE:
             _write_in_place(holder, apply, a, b, kept, fast)
@@ -548,16 +572,16 @@ def _write_in_place(
         apply(holder._data, a, b)
         written = True
     finally:
-        reentered = _enter()
-        try:
+        # Only plain stores: code re-entered here finds this thread's marker
+        # and copies, so this section needs no re-entrance test of its own.
+        with _lock:
             holder._buf = kept
             if kept is not None:
                 kept.shareable = _gate(kept)
-            elif written and FAST_WRITES and not reentered:
+            elif written and FAST_WRITES:
                 holder._fast_write = fast
-            _write_ended.notify_all()
-        finally:
-            _leave(reentered)
+            if _waiting:
+                _write_ended.notify_all()
 
 
 def _write_to_copy(
@@ -597,7 +621,8 @@ def _commit(holder: Holder, data: Any, fast: frozenset[type], record: Buffer | N
         holder._buf = record
         holder._data = data
         holder._fast_write = fast if FAST_WRITES and not reentered else _NO_FAST_WRITE
-        _write_ended.notify_all()
+        if _waiting:
+            _write_ended.notify_all()
     finally:
         _leave(reentered)
 
@@ -621,7 +646,11 @@ def replace(holder: Holder, result: Any, fast: frozenset[type] = _NO_FAST_WRITE)
             shared = _count(holder) > _SOLE  # counted before ``buf`` holds it too
         buf = holder._buf
         old_data = holder._data
-        _commit(holder, result, _NO_FAST_WRITE if reentered else fast)
+        holder._buf = None  # the record slot first, as in _commit
+        holder._data = result
+        holder._fast_write = fast if FAST_WRITES and not reentered else _NO_FAST_WRITE
+        if _waiting:
+            _write_ended.notify_all()
     finally:
         _leave(reentered)
     if shared:

@@ -75,7 +75,9 @@ mount_all() {
   mkdir -p "$root/src"
   mountpoint -q "$root/proc" || mount -t proc proc "$root/proc"
   mountpoint -q "$root/dev" || mount --bind /dev "$root/dev"
-  mountpoint -q "$root/src" || mount --bind "$here" "$root/src"
+  # /src is this checkout, whichever one ran last (CI runs in a fresh clone)
+  if mountpoint -q "$root/src"; then umount "$root/src"; fi
+  mount --bind "$here" "$root/src"
   cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
   # The host's trust store: pip in the chroot reaches the package index the
   # way the host does (through whatever certificate authority the host trusts).

@@ -223,6 +223,9 @@ class NumpyBackend:
     def must_copy_before_write(self, data: np.ndarray) -> bool:
         if not data.flags.writeable:
             return True
+        strides = data.strides
+        if 0 not in strides:
+            return False
         # A zero stride on an axis longer than one means several elements
         # share one address (a broadcast view): writing one writes them all.
         return any(
