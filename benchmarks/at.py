@@ -8,8 +8,9 @@ NumPy's ``y = x.copy(); y[i] = v``, the eager model of a functional update):
 * ``numpy copy+setitem``: the reference.
 * ``numpy setitem``: the in-place floor (no value semantics).
 * ``y = x.at[i].set(v)``: x kept alive, so its buffer is copied once.
-* ``x = x.at[i].set(v)``: the old x dies at the assignment; written in place.
-* ``x = move(x).at[i].set(v)``: explicit ownership transfer.
+* ``x = x.at[i].set(v)``: old x might still be seen, so this copies too.
+* ``x = move(x).at[i].set(v)``: explicit ownership transfer, in place.
+* ``x[i] = v``: the zero-copy way to update x (copy-on-write keeps others safe).
 * ``jax x.at[i].set(v)``: eager JAX on CPU, when jax is importable.
 """
 
@@ -76,6 +77,14 @@ def at_set_moved(n: int) -> Callable[[], None]:
     return run
 
 
+def setitem(x: ca.Array) -> Callable[[], None]:
+    def run() -> None:
+        for _ in range(LOOPS):
+            x[5] = 1.0
+
+    return run
+
+
 def jax_at_set(n: int) -> Callable[[], None] | None:
     try:
         import jax.numpy as jnp
@@ -102,6 +111,7 @@ def main() -> None:
         "y = x.at[i].set(v)": at_set_kept(ca.zeros(args.n)),
         "x = x.at[i].set(v)": at_set_rebound(args.n),
         "x = move(x).at[i].set(v)": at_set_moved(args.n),
+        "x[i] = v": setitem(ca.zeros(args.n)),
         "jax x.at[i].set(v)": jax_at_set(args.n),
     }
     timings: dict[str, list[float]] = {name: [] for name, run in cases.items() if run}

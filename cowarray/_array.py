@@ -245,7 +245,7 @@ class Array:
                 "dimensions; use permute_dims(x, axes) or x.mT"
             )
         buf = self._buf
-        if buf is not None and buf.shareable and _cow.observer is None:
+        if _LOCK_FREE_JOINS and buf is not None and buf.shareable and _cow.observer is None:
             # A transpose always views its input: join the record directly
             # (inlined: the call would be a fifth of the cost of ``x.T``),
             # if no write replaced the record or the memory meanwhile.
@@ -484,7 +484,7 @@ class Array:
         kind = type(key)
         if kind is slice:
             buf = self._buf
-            if buf is not None and buf.shareable and _cow.observer is None:
+            if _LOCK_FREE_JOINS and buf is not None and buf.shareable and _cow.observer is None:
                 # A basic slice always views its input: join the record
                 # directly, if no write replaced it or the memory meanwhile.
                 data = self._data
@@ -566,6 +566,7 @@ _NO_FAST_WRITE: Final[frozenset[type]] = frozenset()
 
 
 DONATED: Final = _cow.DONATED
+_LOCK_FREE_JOINS: Final = _cow.LOCK_FREE_JOINS
 
 
 def new_array(data: Any, buf: _cow.Buffer | None, device: Device) -> Array:
@@ -627,6 +628,7 @@ def wrap(result: Any, device: Device, inputs: tuple[Array, ...] = ()) -> Array:
                 _cow.count_eager_copy(array, source._buf, int(array._data.nbytes))
             array._buf = buf
             return array
+    del base, result  # _wrap_other_view counts the references to the base
     return _wrap_other_view(array, inputs)
 
 
@@ -643,10 +645,11 @@ def view_of(source: Array, result: Any) -> Array:
         buf = source._buf
         # The lock-free path of _cow.join(): an open record, and neither it
         # nor the memory replaced by a write meanwhile.
-        if buf is not None and buf.shareable and _cow.observer is None:
+        if _LOCK_FREE_JOINS and buf is not None and buf.shareable and _cow.observer is None:
             array = _holder_of(result, buf, source._device)
             if source._buf is buf and source._data is data:
                 return array
+    del base  # wrap may count the references to it
     return wrap(result, source._device, (source,))
 
 

@@ -56,6 +56,7 @@ __all__ = [
     "DONATED",
     "FAST_WRITES",
     "LOCK",
+    "LOCK_FREE_JOINS",
     "Buffer",
     "Holder",
     "Observer",
@@ -90,6 +91,12 @@ _ids_lock = threading.RLock()
 #: Only where the GIL makes the check and the store one step for other
 #: threads; a free-threaded build always takes the locked path.
 FAST_WRITES: Final = not sysconfig.get_config_var("Py_GIL_DISABLED")
+#: Whether a new holder may join an open record without the lock. Its
+#: ordering argument (take the reference, then read the gate; close the gate,
+#: then count) needs the sequential consistency that the GIL's hand-overs
+#: give; a free-threaded build reads another thread's reference count with
+#: relaxed loads, so there every join takes the lock.
+LOCK_FREE_JOINS: Final = FAST_WRITES
 
 
 def _forget_owner(key: int) -> Callable[[weakref.ref[Any]], None]:
@@ -387,7 +394,8 @@ def join(holder: Holder, data: Any) -> Buffer | None:
     buf = holder._buf
     # The lock-free path: an open record, taken before the gate was checked.
     if (
-        buf is not None
+        LOCK_FREE_JOINS
+        and buf is not None
         and buf.shareable
         and observer is None
         and holder._data is data

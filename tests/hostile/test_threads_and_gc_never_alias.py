@@ -193,3 +193,23 @@ def test_an_op_racing_a_write_of_its_input_never_aliases_the_old_memory(
     y[2] = 3.0
     assert host(r).ravel().tolist()[2] == 0.0, "the result followed y's write"
     assert_no_aliases([x, y, r])
+
+
+def test_a_view_of_the_backends_own_temporary_is_private_without_a_copy(
+    monkeypatch: pytest.MonkeyPatch, copies: object
+) -> None:
+    # The other side of the test above: a view of memory nothing else holds
+    # (the backend's temporary) is this value's own, with no copy.
+    from cowarray._backends.numpy import NUMPY_BACKEND
+
+    real = NUMPY_BACKEND.xp.reshape
+    monkeypatch.setattr(
+        NUMPY_BACKEND.xp, "reshape", lambda data, shape, **kw: real(data.copy(), shape, **kw)
+    )
+    x = ca.zeros(6)
+    r = ca.reshape(x, (2, 3))
+    monkeypatch.undo()
+    assert ca.copy_counters().copies == 0
+    assert ca.cow_info(r).state == "private" and not ca.shares_buffer(r, x)
+    r[0, 0] = 1.0
+    assert host(x).tolist() == [0.0] * 6
