@@ -43,12 +43,13 @@ written in place" and a bulk copy.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import sys
 import sysconfig
 import threading
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Final, Protocol
 
 __all__ = [
@@ -446,34 +447,36 @@ def attach(holder: Holder) -> Buffer | None:
         _leave(reentered)
 
 
-def settled_buffer(holder: Holder) -> Buffer | None:
-    """The holder's record (None: private) once no other thread writes it."""
+@contextlib.contextmanager
+def _settled(holder: Holder) -> Iterator[None]:
+    """The lock, held while no other thread writes ``holder`` in place (for
+    looking; code re-entered inside a write looks without waiting)."""
     reentered = _enter()
     try:
         _wait_for_writer(holder, reentered)
-        buf = holder._buf
-        return None if buf is not None and buf.writer else buf
+        yield
     finally:
         _leave(reentered)
+
+
+def settled_buffer(holder: Holder) -> Buffer | None:
+    """The holder's record (None: private) once no other thread writes it."""
+    with _settled(holder):
+        buf = holder._buf
+        return None if buf is not None and buf.writer else buf
 
 
 def holder_count(holder: Holder) -> int:
     """How many holders (Arrays and NumPy exports) share ``holder``'s buffer."""
-    reentered = _enter()
-    try:
-        _wait_for_writer(holder, reentered)
+    with _settled(holder):
         if holder._buf is None or holder._buf.writer:
             return 1
         return _count(holder) - _SOLE + 1
-    finally:
-        _leave(reentered)
 
 
 def state_of(holder: Holder) -> str:
     """``"private"``, ``"shared"``, ``"exposed"`` or ``"foreign"``."""
-    reentered = _enter()
-    try:
-        _wait_for_writer(holder, reentered)
+    with _settled(holder):
         if holder._buf is None or holder._buf.writer:
             return "private"
         if holder._buf.foreign:
@@ -481,8 +484,6 @@ def state_of(holder: Holder) -> str:
         if holder._buf.exposures:
             return "exposed"
         return "shared" if _count(holder) > _SOLE else "private"
-    finally:
-        _leave(reentered)
 
 
 # -- writing -----------------------------------------------------------------

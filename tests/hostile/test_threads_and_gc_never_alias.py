@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -52,6 +53,23 @@ def test_a_gc_callback_cloning_inside_a_write_gets_its_own_value(
     assert_no_aliases([x, *clones])
 
 
+def race(*bodies: Callable[[], None]) -> None:
+    """Run each body in a thread of its own, switching every microsecond."""
+    with switching_every_microsecond():
+        threads = [threading.Thread(target=body) for body in bodies]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+
+
+def assert_kept_their_values(x: ca.Array, clones: list[tuple[ca.Array, float]]) -> None:
+    """Each clone's element 0 is what it was when taken, even after x is written again."""
+    x[0] = -1.0
+    changed = [(then, float(c[0])) for c, then in clones if float(c[0]) != then]
+    assert not changed, f"{len(changed)} of {len(clones)} clones followed x, e.g. {changed[:3]}"
+
+
 def test_threads_taking_over_and_cloning_never_alias() -> None:
     x = ca.zeros(1000)
     clones: list[tuple[ca.Array, float]] = []
@@ -71,15 +89,8 @@ def test_threads_taking_over_and_cloning_never_alias() -> None:
             s = x[:10]
             clones.append((s, float(s[0])))
 
-    with switching_every_microsecond():
-        threads = [threading.Thread(target=writer), threading.Thread(target=cloner)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    x[0] = -1.0
-    changed = [(then, float(c[0])) for c, then in clones if float(c[0]) != then]
-    assert not changed, f"{len(changed)} of {len(clones)} clones followed x, e.g. {changed[:3]}"
+    race(writer, cloner)
+    assert_kept_their_values(x, clones)
 
 
 def test_threads_writing_fast_and_cloning_never_alias() -> None:
@@ -100,15 +111,8 @@ def test_threads_writing_fast_and_cloning_never_alias() -> None:
             del c
             time.sleep(0)
 
-    with switching_every_microsecond():
-        threads = [threading.Thread(target=writer), threading.Thread(target=cloner)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    x[0] = -1.0
-    changed = [(then, float(c[0])) for c, then in clones if float(c[0]) != then]
-    assert not changed, f"{len(changed)} of {len(clones)} clones followed x, e.g. {changed[:3]}"
+    race(writer, cloner)
+    assert_kept_their_values(x, clones)
 
 
 def test_writes_to_arrays_sharing_a_buffer_from_many_threads_stay_apart() -> None:
