@@ -111,11 +111,21 @@ run_tests() {
   local v=$1; shift
   case "$v" in
     3.11 | 3.12 | 3.13)
-      local py
-      py=$(command -v "python$v" || true)
-      [ -n "$py" ] || py="$(pyenv root 2>/dev/null)/versions/$(pyenv versions --bare 2>/dev/null | grep "^$v" | tail -1)/bin/python"
+      local py="" found
+      # pyenv's own build first (its shims answer for versions not selected)
+      found=$(pyenv versions --bare 2>/dev/null | grep "^$v\." | tail -1 || true)
+      [ -n "$found" ] && py="$(pyenv root)/versions/$found/bin/python"
+      [ -x "$py" ] || py=$(command -v "python$v" || true)
+      if [ -z "$py" ] || ! "$py" -c "" 2>/dev/null; then
+        echo "no python$v on this machine (pyenv or PATH)"; return 1
+      fi
       local venv="${COWARRAY_VENV_DIR:-/var/tmp}/cowarray-venv-$v"
-      [ -x "$venv/bin/python" ] || { "$py" -m venv "$venv"; "$venv/bin/python" -m pip install -q "${test_deps[@]}"; }
+      if [ ! -f "$venv/.ready" ]; then
+        rm -rf "$venv"
+        "$py" -m venv "$venv"
+        "$venv/bin/python" -m pip install -q "${test_deps[@]}"
+        touch "$venv/.ready"
+      fi
       (cd "$here" && "$venv/bin/python" -m pytest -p no:cacheprovider "$@")
       ;;
     *)
