@@ -1,6 +1,6 @@
 """The copy-on-write core: buffers, holders, and the one decision before a write.
 
-Rules enforced here (docs/design.md, rules 2, 3 and 7):
+Rules enforced here (docs/design.md, rules 2, 3, 7 and 10; §3 there says how):
 
 * A *buffer* is a block of memory; each Array that views it is a *holder*.
   A buffer gets a record (:class:`Buffer`) only when a second holder appears
@@ -19,7 +19,8 @@ Rules enforced here (docs/design.md, rules 2, 3 and 7):
   (:data:`_lock`), and a lock-free join (a slice, a transpose) can only join
   a record whose *gate* (:attr:`Buffer.shareable`) it saw open *after* taking
   its reference. A writer closes the gate before it counts, so a joiner
-  either is counted or sees the gate shut and takes the lock.
+  either is counted or sees the gate shut and takes the lock. (That needs
+  the GIL's ordering: a free-threaded build joins under the lock always.)
 * **An in-place write is fenced.** While the sole holder writes its memory
   in place, its record slot holds this thread's *writing marker* instead of a
   record: another thread that wants to join waits until the write is over
@@ -61,7 +62,6 @@ __all__ = [
     "Buffer",
     "Holder",
     "Observer",
-    "attach",
     "count_eager_copy",
     "expose",
     "hand_over",
@@ -434,19 +434,6 @@ def _new_record(holder: Holder) -> None:
     backend.note_share(data)
 
 
-def attach(holder: Holder) -> Buffer | None:
-    """The holder's record, created if needed; None while this thread writes it."""
-    reentered = _enter()
-    try:
-        if not _wait_for_writer(holder, reentered):
-            return None
-        if holder._buf is None:
-            _new_record(holder)
-        return holder._buf
-    finally:
-        _leave(reentered)
-
-
 @contextlib.contextmanager
 def _settled(holder: Holder) -> Iterator[None]:
     """The lock, held while no other thread writes ``holder`` in place (for
@@ -721,8 +708,8 @@ def expose(holder: Holder, *, copy_allowed: bool) -> Buffer:
             _leave(reentered)
 
 
-def hand_over(holder: Holder, poison: Any) -> tuple[Any, Buffer | None, frozenset[type]]:
-    """``holder``'s (data, record, fast-write set), handed over in one step.
+def hand_over(holder: Holder, poison: Any) -> tuple[Any, Buffer | None]:
+    """``holder``'s data and record, handed over in one step.
 
     ``holder`` is left with ``poison`` as its data and device, so any later
     use fails; no joiner can see it between.
@@ -733,7 +720,7 @@ def hand_over(holder: Holder, poison: Any) -> tuple[Any, Buffer | None, frozense
             raise ValueError(
                 "cowarray.move(x) cannot run inside a write of x (a gc callback or __del__)"
             )
-        taken = holder._data, holder._buf, holder._fast_write
+        taken = holder._data, holder._buf
         holder._data = poison
         holder._device = poison
         holder._buf = None

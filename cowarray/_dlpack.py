@@ -4,9 +4,9 @@ Consumers may write through what they import (torch ignores DLPack's
 read-only flag), so memory that crosses the boundary is never shared lazily:
 
 * **Export** (:meth:`Array.__dlpack__`). ``copy=None``: the array first gets
-  memory no other holder sees (:func:`cowarray._cow.make_private` copies only
-  if it is shared, read-only or a broadcast view), then its buffer is
-  *exposed* until the consumer releases the capsule's memory. The backend
+  memory no other holder sees (:func:`cowarray._cow.expose` copies only if it
+  is shared, read-only or a broadcast view), and in the same step its buffer
+  is *exposed*, until the consumer releases the capsule's memory. The backend
   exports a private view and tells us when that view dies, which is exactly
   when the consumer calls the capsule's deleter (or when the capsule dies
   unconsumed). ``copy=True`` exports a fresh copy (DLPack's IS_COPIED flag in
