@@ -2,7 +2,7 @@
 
 Copying is free (a lazy clone shares the buffer) and a buffer is copied only
 when someone writes to it while others still hold it. The namespace follows
-the Python Array API standard; see ``DESIGN.md`` for the semantics contract.
+the Python Array API standard; see ``docs/design.md`` for the semantics contract.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Functional updates: ``x.at[index].set(values)`` and friends (DESIGN.md rule 6).
+"""Functional updates: ``x.at[index].set(values)`` and friends (docs/design.md rule 6).
 
 ``x.at[index]`` is a tiny object holding ``x`` and the index; each of its
 methods returns a new Array and leaves ``x`` unchanged. The result starts as a

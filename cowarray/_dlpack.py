@@ -1,4 +1,4 @@
-"""DLPack: the aliasing boundary (DESIGN.md rule 5), export and import policy.
+"""DLPack: the aliasing boundary (docs/design.md rule 5), export and import policy.
 
 Consumers may write through what they import (torch ignores DLPack's
 read-only flag), so memory that crosses the boundary is never shared lazily:

@@ -1,4 +1,4 @@
-"""x.at[index]: every method and mode against a plain-NumPy model (DESIGN.md rule 6).
+"""x.at[index]: every method and mode against a plain-NumPy model (docs/design.md rule 6).
 
 The model of ``x.at[i].<op>(v)`` is ``out = x.copy(); np.<ufunc>.at(out, i, v)``
 (``out[i] = v`` for ``set``); ``x`` itself must never change.

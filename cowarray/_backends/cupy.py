@@ -12,7 +12,7 @@ rule of :func:`cowarray._array.wrap` holds unchanged: ``base is None`` means the
 array owns its memory, otherwise ``base`` is the owner. Memory imported through
 DLPack is owned by an array whose ``base`` is None.
 
-Stream rules (DESIGN.md rule 8). CuPy orders work per stream; a lazy copy
+Stream rules (docs/design.md rule 8). CuPy orders work per stream; a lazy copy
 moves a read (the materializing copy) to a later time and perhaps another
 stream, so this backend adds the ordering an eager copy would have had:
 

@@ -1,7 +1,7 @@
 """torch tensors to and from cowarray Arrays, zero-copy through DLPack.
 
 torch is imported when a function here is first called, never by
-``import cowarray``. The aliasing rules are DESIGN.md rule 5: a tensor and an
+``import cowarray``. The aliasing rules are docs/design.md rule 5: a tensor and an
 Array may share memory, but two cowarray Arrays never do.
 """
 

@@ -1,4 +1,4 @@
-"""DESIGN.md rules 1-4, 7 and 9, one named behaviour per test.
+"""docs/design.md rules 1-4, 7 and 9, one named behaviour per test.
 
 Each test compares with a plain-NumPy model in which derived arrays are eager
 copies.

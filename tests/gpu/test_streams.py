@@ -1,4 +1,4 @@
-"""DESIGN.md rule 8 on a real GPU: copies that a lazy clone moves in time stay ordered.
+"""docs/design.md rule 8 on a real GPU: copies that a lazy clone moves in time stay ordered.
 
 Each scenario keeps one stream busy with a spin kernel so that, without the
 backend's ordering, the racing work would run first and the assertion fail.

@@ -1,4 +1,4 @@
-"""DLPack between cowarray on CuPy and torch CUDA tensors (DESIGN.md rules 5 and 8)."""
+"""DLPack between cowarray on CuPy and torch CUDA tensors (docs/design.md rules 5 and 8)."""
 
 from __future__ import annotations
 

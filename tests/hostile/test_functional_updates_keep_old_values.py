@@ -1,4 +1,4 @@
-"""x.at[...] never changes memory that anything else can still reach (DESIGN rule 6).
+"""x.at[...] never changes memory that anything else can still reach (docs/design.md rule 6).
 
 Each test is an attack found against the bytecode-reading shortcut that wrote
 ``x = x.at[i].set(v)`` in place: a receiver that forwards ``.at``, code that

@@ -1,4 +1,4 @@
-"""np.asarray(x) cannot be turned into a writable alias (DESIGN rule 4).
+"""np.asarray(x) cannot be turned into a writable alias (docs/design.md rule 4).
 
 Attacks: everything reachable from the export (its ``.base``, that object's
 attributes and its ``__array_interface__``), NumPy's own flag setting, and

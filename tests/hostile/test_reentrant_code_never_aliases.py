@@ -1,4 +1,4 @@
-"""Code that runs inside a write never leaves two values aliased (DESIGN rule 7).
+"""Code that runs inside a write never leaves two values aliased (docs/design.md rule 7).
 
 A gc callback, a ``__del__`` or a signal handler can run wherever the core
 calls out: into the backend (can this view be written, copy it, who owns it)

@@ -1,4 +1,4 @@
-"""No interleaving of threads or gc callbacks leaves two values aliased (DESIGN rule 7).
+"""No interleaving of threads or gc callbacks leaves two values aliased (docs/design.md rule 7).
 
 The attacks: a gc callback that clones the array being written, at every
 allocation of the write; threads switching every microsecond while one

@@ -1,4 +1,4 @@
-"""Exporting through DLPack (DESIGN.md rule 5), with torch as the consumer.
+"""Exporting through DLPack (docs/design.md rule 5), with torch as the consumer.
 
 The exported array and the consumer alias; no other cowarray value ever sees
 the consumer's writes; the buffer is exposed exactly while a consumer holds it.

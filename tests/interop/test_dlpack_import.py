@@ -1,4 +1,4 @@
-"""Importing through DLPack (DESIGN.md rule 5), with torch and NumPy as producers.
+"""Importing through DLPack (docs/design.md rule 5), with torch and NumPy as producers.
 
 An import aliases its producer; its clones and derived arrays copy eagerly;
 memory that already lies inside a cowarray buffer is never aliased twice.
