@@ -610,11 +610,14 @@ def _commit(holder: Holder, data: Any, fast: frozenset[type], record: Buffer | N
     """Make ``data`` the holder's memory, with ``record`` (None: fresh memory).
 
     The record slot is written first: a lock-free joiner reads the slot, then
-    the data, then the slot again.
+    the data, then the slot again. A writing marker in the slot stays: the
+    write it fences (interrupted by this code, or another thread's racing
+    write of the same array) puts the right record back when it ends.
     """
     reentered = _enter()
     try:
-        holder._buf = record
+        if holder._buf is None or not holder._buf.writer:
+            holder._buf = record
         holder._data = data
         holder._fast_write = fast if FAST_WRITES and not reentered else _NO_FAST_WRITE
         if _waiting:
@@ -642,7 +645,8 @@ def replace(holder: Holder, result: Any, fast: frozenset[type] = _NO_FAST_WRITE)
             shared = _count(holder) > _SOLE  # counted before ``buf`` holds it too
         buf = holder._buf
         old_data = holder._data
-        holder._buf = None  # the record slot first, as in _commit
+        if buf is None or not buf.writer:  # the record slot first, as in _commit
+            holder._buf = None
         holder._data = result
         holder._fast_write = fast if FAST_WRITES and not reentered else _NO_FAST_WRITE
         if _waiting:

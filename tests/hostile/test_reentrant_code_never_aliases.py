@@ -78,3 +78,31 @@ def test_an_attacker_inside_a_call_out_of_a_write_aliases_nothing(
     for e, then in zip(exports, before, strict=True):
         if not e.flags.writeable:  # a read-only export keeps its values
             np.testing.assert_array_equal(e, then)
+
+
+def test_a_write_re_entered_inside_a_fenced_write_keeps_the_fence(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Inside x's fenced in-place write, code on the same thread writes x
+    # again (its write copies and commits). Until the outer write ends, x's
+    # record slot must still say "being written", so that no other thread's
+    # clone joins x's new memory unseen in that window.
+    x = ca.zeros(70_000)
+    x[0] = 0.0  # the core now knows x private and writable
+    fenced: list[bool] = []
+    real = NUMPY_BACKEND.xp.add
+
+    def add_with_a_nested_write(*args: Any, **kwargs: Any) -> Any:
+        if not fenced:
+            fenced.append(False)
+            x[1:3] = 7.0  # re-entered: copies, then commits
+            fenced[0] = x._buf is not None and bool(x._buf.writer)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(NUMPY_BACKEND.xp, "add", add_with_a_nested_write)
+    x += 1.0  # big, and no error can surface: a fenced in-place write
+    monkeypatch.undo()
+    assert fenced == [True]
+    assert x._buf is None  # the outer write put the slot back when it ended
+    clone = ca.lazy_clone(x)
+    assert_no_aliases([x, clone])
