@@ -607,23 +607,30 @@ def _write_to_copy(
 
 
 def _commit(holder: Holder, data: Any, fast: frozenset[type], record: Buffer | None = None) -> None:
-    """Make ``data`` the holder's memory, with ``record`` (None: fresh memory).
+    """Make ``data`` the holder's memory, with ``record`` (None: fresh memory)."""
+    reentered = _enter()
+    try:
+        _store(holder, data, record, fast, reentered)
+    finally:
+        _leave(reentered)
+
+
+def _store(
+    holder: Holder, data: Any, record: Buffer | None, fast: frozenset[type], reentered: bool
+) -> None:
+    """Under the lock: ``data`` and ``record`` become the holder's.
 
     The record slot is written first: a lock-free joiner reads the slot, then
     the data, then the slot again. A writing marker in the slot stays: the
     write it fences (interrupted by this code, or another thread's racing
     write of the same array) puts the right record back when it ends.
     """
-    reentered = _enter()
-    try:
-        if holder._buf is None or not holder._buf.writer:
-            holder._buf = record
-        holder._data = data
-        holder._fast_write = fast if FAST_WRITES and not reentered else _NO_FAST_WRITE
-        if _waiting:
-            _write_ended.notify_all()
-    finally:
-        _leave(reentered)
+    if holder._buf is None or not holder._buf.writer:
+        holder._buf = record
+    holder._data = data
+    holder._fast_write = fast if FAST_WRITES and not reentered else _NO_FAST_WRITE
+    if _waiting:
+        _write_ended.notify_all()
 
 
 def replace(holder: Holder, result: Any, fast: frozenset[type] = _NO_FAST_WRITE) -> bool:
@@ -645,12 +652,7 @@ def replace(holder: Holder, result: Any, fast: frozenset[type] = _NO_FAST_WRITE)
             shared = _count(holder) > _SOLE  # counted before ``buf`` holds it too
         buf = holder._buf
         old_data = holder._data
-        if buf is None or not buf.writer:  # the record slot first, as in _commit
-            holder._buf = None
-        holder._data = result
-        holder._fast_write = fast if FAST_WRITES and not reentered else _NO_FAST_WRITE
-        if _waiting:
-            _write_ended.notify_all()
+        _store(holder, result, None, fast, reentered)
     finally:
         _leave(reentered)
     if shared:
