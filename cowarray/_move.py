@@ -91,7 +91,7 @@ def move(x: Array, /) -> Array:
     """
     if type(x) is not Array:
         raise TypeError(f"move expects a cowarray Array, got {type(x).__name__}")
-    device = x._device  # a moved array fails here, with the clear error
+    device = x._device
     data, buf = _cow.hand_over(x, _MOVED)
     if data is _MOVED:  # another thread moved it first
         raise _MOVED._fail()

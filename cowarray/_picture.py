@@ -185,7 +185,7 @@ def _dot_id(kind: str, name: str) -> str:
     return _dot_string(f"{kind}:{name}")
 
 
-def _buffer_facts(array: Array) -> tuple[int, str, int, int]:
+def buffer_facts(array: Array) -> tuple[int, str, int, int]:
     """(buffer id, state, holders, nbytes) of ``array``'s buffer, changing nothing."""
     holders = _cow.holder_count(array)
     state = _cow.state_of(array)
@@ -282,7 +282,7 @@ def sharing_picture(
         if not isinstance(name, str) or name in seen_names:
             raise ValueError(f"sharing_picture: names must be distinct strings, got {name!r}")
         seen_names.add(name)
-        buffer_id, state, holders, nbytes = _buffer_facts(array)
+        buffer_id, state, holders, nbytes = buffer_facts(array)
         buf = buffers.get(buffer_id)
         if buf is None:
             label = buffer_letter(len(buffers))

@@ -26,6 +26,7 @@ from ._observe import reset_copy_counters as reset_copy_counters
 from ._observe import trace as trace
 from ._observe import warn_on_copy as warn_on_copy
 from ._picture import SharingPicture as SharingPicture
+from ._picture import buffer_facts
 from ._picture import sharing_picture as sharing_picture
 
 __all__ = [
@@ -102,15 +103,7 @@ def cow_info(x: Array, /) -> CowInfo:
     'private'
     """
     array = _require(x, "x", "cow_info")
-    holders = _cow.holder_count(array)
-    state = _cow.state_of(array)
-    buf = _cow.settled_buffer(array)
-    backend = array._device.backend
-    if buf is None:  # no record: the array is the only holder of its memory
-        nbytes = backend.owner_nbytes(array._data)
-        buffer_id = _cow.stable_id(backend.memory_owner(array._data))
-    else:
-        nbytes, buffer_id = buf.nbytes, buf.id
+    buffer_id, state, holders, nbytes = buffer_facts(array)
     return CowInfo(
         holders=holders,
         state=state,  # type: ignore[arg-type]
