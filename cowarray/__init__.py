@@ -168,6 +168,7 @@ from ._ops.statistical import var as var
 from ._ops.utility import all as all
 from ._ops.utility import any as any
 from ._ops.utility import diff as diff
+from ._view_writes import ViewWriteWarning as ViewWriteWarning
 from .debug import CopyWarning as CopyWarning
 from .debug import CowInfo as CowInfo
 from .debug import copy_counters as copy_counters

@@ -16,9 +16,16 @@ import types
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
-from . import _cow
+from . import _cow, _view_writes
 from ._devices import CPU, Device, as_device
-from ._dtypes import ALL_DTYPES, DEFAULT_INDEX, check_scalar, normalize_scalar, promote
+from ._dtypes import (
+    ALL_DTYPES,
+    DEFAULT_INDEX,
+    check_scalar,
+    normalize_scalar,
+    promote,
+    scalar_result_dtype,
+)
 from ._ops._checks import (
     CATEGORY,
     OperandTypeError,
@@ -70,7 +77,7 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
                 b = x2 if type(x2) in _PYTHON_SCALARS else _operand(x2, mode)
                 if b is NotImplemented:
                     return b
-                check_scalar(dtype, b)
+                dtype = scalar_result_dtype(dtype, b)
         elif type(x2) is Array:
             device = x2._device
             b = x2._data
@@ -78,7 +85,7 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
             a = x1 if type(x1) in _PYTHON_SCALARS else _operand(x1, mode)
             if a is NotImplemented:
                 return a
-            check_scalar(dtype, a)
+            dtype = scalar_result_dtype(dtype, a)
         else:
             raise TypeError(
                 f"{name} needs at least one cowarray Array, got {type(x1).__name__} "
@@ -91,12 +98,15 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
         except KeyError:
             function, array_type = bound[device] = _bind(device, name)
         result = function(a, b)
+        if _PENDING:
+            _view_writes.flush()
         if type(result) is array_type and result.base is None:
             array: Array = _object_new(Array)
             array._data = result
             array._buf = None
             array._device = device
             array._fast_write = _NO_FAST_WRITE
+            array._family = None
             return array
         return wrap(result, device)
 
@@ -177,20 +187,23 @@ class Array:
     Build arrays with :func:`cowarray.asarray`, :func:`cowarray.zeros` and the
     other creation functions; ``Array(...)`` itself raises. Copies are lazy:
     a clone, a slice or a transpose shares memory until one of them is written.
+    Writing a slice changes only the slice; because NumPy code that does so
+    means to change ``x`` too, it warns (:class:`cowarray.ViewWriteWarning`)
+    unless the slice was taken as a value with :func:`cowarray.lazy_clone`.
 
     Examples
     --------
     >>> import cowarray as ca
     >>> x = ca.asarray([1.0, 2.0, 3.0])
-    >>> y = x[1:]          # shares x's buffer, O(1)
-    >>> y[0] = 20.0        # copies y's two elements, then writes
+    >>> y = ca.lazy_clone(x[1:])  # shares x's buffer, O(1)
+    >>> y[0] = 20.0               # copies y's two elements, then writes
     >>> x
     cowarray.Array([1., 2., 3.], dtype=float64)
     >>> y
     cowarray.Array([20.,  3.], dtype=float64)
     """
 
-    __slots__ = ("_buf", "_data", "_device", "_fast_write")
+    __slots__ = ("_buf", "_data", "_device", "_family", "_fast_write")
 
     #: The backend array this value views.
     _data: Any
@@ -201,6 +214,9 @@ class Array:
     #: empty until a write has shown the view private and writable, and
     #: emptied by the core whenever a sharing record appears.
     _fast_write: frozenset[type]
+    #: The view family this array belongs to, if a view was ever taken
+    #: from it or it is one (cowarray._view_writes).
+    _family: object
 
     def __new__(cls, *args: object, **kwargs: object) -> Array:
         raise TypeError(
@@ -254,6 +270,7 @@ class Array:
             array._buf = buf
             array._device = self._device
             array._fast_write = _NO_FAST_WRITE
+            array._family = _view_writes.views_token(self)
             if self._buf is buf and self._data is data:
                 return array
         return view_of(self, data.T)
@@ -344,6 +361,8 @@ class Array:
         """
         from ._dlpack import export
 
+        if _PENDING:
+            _view_writes.flush()
         return export(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
 
     def __dlpack_device__(self) -> tuple[int, int]:
@@ -362,38 +381,34 @@ class Array:
     __array_ufunc__: Final = None
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
-        """A NumPy array with these values (read-only and zero-copy by default).
+        """A NumPy array with these values: by default a zero-copy, writable alias.
 
-        The returned view counts as a holder of the buffer while it, or any
-        NumPy view derived from it, is alive: a later write to this array
-        copies first, so the NumPy view keeps its values. An array in GPU
-        memory raises TypeError, as CuPy's do: copy it with ``to_device("cpu")``.
+        ``np.asarray(x)`` crosses the same boundary as a DLPack export
+        (docs/design.md, rule 4): ``x`` first gets memory no other cowarray
+        value holds (a copy of its region if it shares), and that memory is
+        *exposed* while the view, or any NumPy view derived from it, lives.
+        Writes through it change ``x``, as with ``tensor.numpy()``, and never
+        any other cowarray value. ``copy=True`` (``np.array(x)``) gives an
+        independent copy; ``copy=False`` raises ValueError where ``None``
+        would copy. GPU memory raises TypeError, as CuPy's does: copy it with
+        ``to_device("cpu")``.
         """
+        if _PENDING:
+            _view_writes.flush()
         backend = self._device.backend
         refusal = backend.numpy_export_refusal()
         if refusal is not None:  # GPU memory: as CuPy, never implicitly
             raise TypeError(refusal)
-        if copy:
-            return _numpy_copy(backend.to_numpy(self._data), dtype)
-        data = self._data
-        buf = _cow.join(self, data)
-        if buf is None:
+        if copy or (dtype is not None and dtype != self._data.dtype):
             if copy is False:
                 raise ValueError(
-                    "np.asarray(x, copy=False) cannot give a zero-copy view of memory that "
-                    f"is {_cow.state_of(self)} (a DLPack consumer or producer may write "
-                    "it); use copy=None for a read-only copy"
+                    f"np.asarray(x, dtype={dtype}, copy=False): converting {self.dtype} "
+                    "needs a copy"
                 )
-            result = _numpy_copy(backend.to_numpy(data), dtype)
-            result.flags.writeable = False
-            _cow.count_eager_copy(self, self._buf, int(result.nbytes))
-            return result
-        view = backend.readonly_numpy_view(data, buf)
-        if dtype is not None and view.dtype != dtype:
-            if copy is False:
-                raise ValueError(f"cannot convert {view.dtype} to {dtype} without a copy")
-            return view.astype(dtype)
-        return view
+            return _numpy_copy(backend.to_numpy(self._data), dtype)
+        from . import _dlpack  # _dlpack imports this module
+
+        return _dlpack.export_to_numpy(self, copy_allowed=copy is None)
 
     def copy(self) -> Array:
         """A new value equal to this array, O(1): :func:`cowarray.lazy_clone`.
@@ -422,6 +437,8 @@ class Array:
     # -- conversions --------------------------------------------------------
 
     def _scalar(self, kind: str) -> Any:
+        if _PENDING:
+            _view_writes.flush()
         if self._data.ndim != 0:
             raise TypeError(
                 f"{kind}() needs a 0-dimensional array, this one has shape {self.shape}"
@@ -460,12 +477,37 @@ class Array:
         return self._data.shape[0]  # type: ignore[no-any-return]
 
     def __iter__(self) -> Iterator[Array]:
+        # Not a generator: a 0-d array must refuse at iter(), so that
+        # np.iterable() and matplotlib see it as a scalar, as NumPy's.
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-dimensional array")
-        for i in range(self._data.shape[0]):
-            yield self[i]
+        return map(self.__getitem__, range(self._data.shape[0]))
+
+    def __format__(self, format_spec: str, /) -> str:
+        if _PENDING:
+            _view_writes.flush()
+        if self._data.ndim == 0:
+            return format(self._data.item(), format_spec)  # as a NumPy scalar formats
+        if format_spec:
+            raise TypeError(
+                f"format spec {format_spec!r} applies to 0-dimensional arrays only, this "
+                f"one has shape {self.shape}; format its elements, e.g. x[0]"
+            )
+        return str(self)
+
+    def __round__(self, ndigits: int | None = None) -> int | Array:
+        # As a NumPy scalar: round(x) is a Python int, round(x, n) keeps the dtype.
+        value: float = self._scalar("round")
+        if isinstance(value, complex):
+            raise TypeError("round() of a complex array is not defined; round .real and .imag")
+        if ndigits is None:
+            return round(value)
+        rounded: Any = self._device.backend.asarray(round(value, ndigits), dtype=self._data.dtype)
+        return new_array(rounded, None, self._device)
 
     def __repr__(self) -> str:
+        if _PENDING:
+            _view_writes.flush()
         host = self._device.backend.to_numpy(self._data)
         body = _format(host)
         suffix = f", dtype={host.dtype}"
@@ -474,6 +516,8 @@ class Array:
         return f"cowarray.Array({body}{suffix})"
 
     def __str__(self) -> str:
+        if _PENDING:
+            _view_writes.flush()
         import numpy as np
 
         return np.array2string(self._device.backend.to_numpy(self._data))
@@ -488,7 +532,7 @@ class Array:
                 # A basic slice always views its input: join the record
                 # directly, if no write replaced it or the memory meanwhile.
                 data = self._data
-                array = _holder_of(data[key], buf, self._device)
+                array = _holder_of(data[key], buf, self)
                 if self._buf is buf and self._data is data:
                     return array
         elif kind is not int:
@@ -501,8 +545,13 @@ class Array:
             # core already decided there is nothing to copy.
             self._data[key] = value
             return
+        if _PENDING:
+            _view_writes.settle(self, value)
         index = _backend_index(self, key)
-        _cow.write(self, operator.setitem, index, _backend_value(self, value), _fast_writes(self))
+        converted = _backend_value(self, value)
+        if type(self._family) is _VIEWS:
+            _view_writes.note_write(self, value, "x[...] = value")
+        _cow.write(self, operator.setitem, index, converted, _fast_writes(self))
 
     # -- operators: one factory per kind, one line per operator -------------
 
@@ -564,6 +613,10 @@ class Array:
 
 _NO_FAST_WRITE: Final[frozenset[type]] = frozenset()
 
+# A held-back view write (cowarray._view_writes): every operation reports it first.
+_PENDING: Final = _view_writes.PENDING
+_VIEWS: Final = _view_writes._Views
+
 
 DONATED: Final = _cow.DONATED
 _LOCK_FREE_JOINS: Final = _cow.LOCK_FREE_JOINS
@@ -571,11 +624,14 @@ _LOCK_FREE_JOINS: Final = _cow.LOCK_FREE_JOINS
 
 def new_array(data: Any, buf: _cow.Buffer | None, device: Device) -> Array:
     """Wrap a backend array (internal: users go through creation functions)."""
+    if _PENDING:
+        _view_writes.flush()
     array: Array = _object_new(Array)
     array._data = data
     array._buf = buf
     array._device = device
     array._fast_write = _NO_FAST_WRITE
+    array._family = None
     return array
 
 
@@ -605,12 +661,15 @@ def wrap(result: Any, device: Device, inputs: tuple[Array, ...] = ()) -> Array:
     ``base`` None when they own their memory, else the owner (NumPy and CuPy
     both collapse view chains), so the common cases are identity tests.
     """
+    if _PENDING:
+        _view_writes.flush()
     if type(result) is not device.backend.array_type:
         result = device.backend.asarray(result)
     array: Array = _object_new(Array)
     array._data = result
     array._device = device
     array._fast_write = _NO_FAST_WRITE
+    array._family = None
     base = result.base
     if base is None:
         # Owns its memory: fresh, unless the backend handed back an input itself.
@@ -627,6 +686,7 @@ def wrap(result: Any, device: Device, inputs: tuple[Array, ...] = ()) -> Array:
                 array._data = device.backend.copy(result)
                 _cow.count_eager_copy(array, source._buf, int(array._data.nbytes))
             array._buf = buf
+            array._family = _view_writes.views_token(source)
             return array
     del base, result  # _wrap_other_view counts the references to the base
     return _wrap_other_view(array, inputs)
@@ -646,20 +706,24 @@ def view_of(source: Array, result: Any) -> Array:
         # The lock-free path of _cow.join(): an open record, and neither it
         # nor the memory replaced by a write meanwhile.
         if _LOCK_FREE_JOINS and buf is not None and buf.shareable and _cow.observer is None:
-            array = _holder_of(result, buf, source._device)
+            array = _holder_of(result, buf, source)
             if source._buf is buf and source._data is data:
                 return array
     del base  # wrap may count the references to it
     return wrap(result, source._device, (source,))
 
 
-def _holder_of(view: Any, buf: _cow.Buffer, device: Device) -> Array:
-    """A new holder of ``buf`` viewing ``view`` (the caller checked ``buf`` is shareable)."""
+def _holder_of(view: Any, buf: _cow.Buffer, source: Array) -> Array:
+    """A new holder of ``buf`` viewing ``view``, a view of ``source`` (the
+    caller checked ``buf`` is shareable)."""
+    if _PENDING:
+        _view_writes.flush()
     array: Array = _object_new(Array)
     array._data = view
     array._buf = buf
-    array._device = device
+    array._device = source._device
     array._fast_write = _NO_FAST_WRITE
+    array._family = _view_writes.views_token(source)
     return array
 
 
@@ -673,6 +737,7 @@ def _wrap_other_view(array: Array, inputs: tuple[Array, ...]) -> Array:
                 array._data = backend.copy(array._data)
                 _cow.count_eager_copy(array, source._buf, int(array._data.nbytes))
             array._buf = buf
+            array._family = _view_writes.views_token(source)
             return array
     # A view of a temporary the backend made for this call: nobody else holds
     # it. If it cannot be written in place, the core sees that at write time.
@@ -781,6 +846,15 @@ def _index_component(array: Array, part: Any) -> Any:
         if len(part) == 0:  # an empty list selects nothing: an empty integer index
             return array._device.backend.asarray([], dtype=DEFAULT_INDEX)
         return array._device.backend.asarray(part)
+    if hasattr(part, "__array_interface__") and getattr(part, "ndim", 0) > 0:
+        # A NumPy index array (torch, JAX and CuPy take them too): read once,
+        # never kept, so it cannot alias the array it indexes.
+        converted = array._device.backend.asarray(part)
+        if converted.dtype.kind not in "iub":
+            raise IndexError(
+                f"arrays used as indices must be of integer or boolean dtype, got {part.dtype}"
+            )
+        return converted
     try:
         return operator.index(part)
     except TypeError:
@@ -842,6 +916,8 @@ def _check_same_kind(source: DType, target: DType) -> None:
 
 
 def _apply_inplace(name: str, array: Array, other: Operand) -> None:
+    if _PENDING:
+        _view_writes.flush()
     backend = array._device.backend
     dtype = array._data.dtype
     if type(other) is Array:
@@ -869,12 +945,14 @@ def _apply_inplace(name: str, array: Array, other: Operand) -> None:
     if name == "matmul":
         product = binary_operation(name)(array, other)
         _check_inplace_shape(name, array, product.shape)
+        _note_view_write(array, other, name)
         _replace(array, product._data, fast)
         return
     if type(other) is Array:
         _check_inplace_shape(
             name, array, backend.xp.broadcast_shapes(array._data.shape, operand.shape)
         )
+    _note_view_write(array, other, name)
     function = getattr(backend.xp, name)
     data = array._data
     if data.size >= IN_PLACE_MIN_SIZE and not backend.errors_may_surface(name, dtype):
@@ -885,6 +963,11 @@ def _apply_inplace(name: str, array: Array, other: Operand) -> None:
     # The new value beside the old, so an error raised after the loop (NumPy's
     # error state, a warning turned into an error) leaves the array as it was.
     _replace(array, function(data, operand), fast)
+
+
+def _note_view_write(array: Array, other: object, name: str) -> None:
+    if type(array._family) is _VIEWS:
+        _view_writes.note_write(array, other, f"an in-place {name}")
 
 
 def _replace(array: Array, result: Any, fast: frozenset[type]) -> None:

@@ -676,8 +676,8 @@ def _nothing(target: object, a: object, b: object) -> None:
     return None
 
 
-def expose(holder: Holder, *, copy_allowed: bool) -> Buffer:
-    """Mark ``holder``'s memory exposed to one more DLPack consumer.
+def expose(holder: Holder, *, copy_allowed: bool, consumer: str = "__dlpack__") -> Buffer:
+    """Mark ``holder``'s memory exposed to one more consumer (DLPack, NumPy).
 
     The memory is first made private (a copy of the holder's region if it is
     shared, read-only or a broadcast view; with ``copy_allowed`` False other
@@ -691,7 +691,7 @@ def expose(holder: Holder, *, copy_allowed: bool) -> Buffer:
         try:
             if reentered or not _wait_for_writer(holder, reentered):
                 raise BufferError(
-                    "__dlpack__: this array cannot be exported from code that runs inside "
+                    f"{consumer}: this array cannot be exported from code that runs inside "
                     "a write of cowarray memory (a gc callback or __del__); export it later"
                 )
             if holder._buf is None:
@@ -705,7 +705,7 @@ def expose(holder: Holder, *, copy_allowed: bool) -> Buffer:
             holder._buf.shareable = _gate(holder._buf)
             if not copy_allowed:
                 raise BufferError(
-                    "__dlpack__(copy=False) cannot export this array without copying: its "
+                    f"{consumer}(copy=False) cannot export this array without copying: its "
                     "buffer has other holders (lazy clones, views or NumPy exports) that "
                     "must not see a consumer's writes; use copy=None (copy only if needed) "
                     "or copy=True"

@@ -245,12 +245,9 @@ def _expose(
     copy_allowed: bool,
 ) -> Any:
     backend = x._device.backend
-    # Private memory, exposed in the same step: from here no clone shares it.
-    buf = _cow.expose(x, copy_allowed=copy_allowed)
-    data = x._data
-    release = _release_callback(weakref.ref(buf), int(data.nbytes))
-    try:
-        capsule = backend.export_dlpack(
+
+    def capsule(data: Any, release: Callable[[], None]) -> Any:
+        return backend.export_dlpack(
             data,
             stream=stream,
             max_version=version,
@@ -258,13 +255,48 @@ def _expose(
             copy=False,
             on_release=release,
         )
+
+    return _exposed(x, capsule, copy_allowed=copy_allowed, consumer="__dlpack__")
+
+
+def export_to_numpy(x: Array, *, copy_allowed: bool) -> Any:
+    """The policy behind ``np.asarray(x)``: a writable NumPy view of exposed memory.
+
+    The same boundary as a DLPack export (the consumer may write, as it may
+    write what ``torch.from_numpy`` or ``tensor.numpy()`` give): ``x`` first
+    gets private memory, exposed while the view or any NumPy view derived
+    from it lives. Refusals raise ValueError, as NumPy's ``copy=False`` does.
+    """
+    try:
+        return _exposed(
+            x, x._device.backend.numpy_view, copy_allowed=copy_allowed, consumer="np.asarray"
+        )
+    except BufferError as error:
+        raise ValueError(str(error)) from None
+
+
+def _exposed(
+    x: Array,
+    consumer_of: Callable[[Any, Callable[[], None]], Any],
+    *,
+    copy_allowed: bool,
+    consumer: str,
+) -> Any:
+    """What ``consumer_of(data, release)`` makes of ``x``'s memory, exposed to it."""
+    backend = x._device.backend
+    # Private memory, exposed in the same step: from here no clone shares it.
+    buf = _cow.expose(x, copy_allowed=copy_allowed, consumer=consumer)
+    data = x._data
+    release = _release_callback(weakref.ref(buf), int(data.nbytes))
+    try:
+        handed_out = consumer_of(data, release)
     except BaseException:
         release()  # no consumer after all
         raise
     REGIONS.add(buf, backend, data)
     del buf  # a record held here would count as a holder
     _cow.notify("export", x, x._buf, int(data.nbytes))
-    return capsule
+    return handed_out
 
 
 def _release_callback(reference: weakref.ref[_cow.Buffer], nbytes: int) -> Callable[[], None]:
@@ -344,9 +376,6 @@ def from_dlpack(
     target = None if device is None else as_device(device)
     if type(x) is Array:
         return _from_own_array(x, target, copy)
-    exported = _from_numpy_export(x, copy)
-    if exported is not None:
-        return _on_device(exported, target, copy)
     refusal = None
     if target is not None and target.kind == "cpu":
         host_copy, refusal = _host_copy_from(x, copy)
@@ -499,25 +528,6 @@ def _from_own_array(x: Array, target: Device | None, copy: bool | None) -> Array
             "cowarray may write it), so the result must be a copy; use copy=None"
         )
     return lazy_clone(x)
-
-
-def _from_numpy_export(x: object, copy: bool | None) -> Array | None:
-    # ``np.asarray(x)`` handed back: its memory is a cowarray buffer that the
-    # view already holds, so the result joins that buffer (a lazy clone).
-    backend = CPU.backend
-    if not isinstance(x, backend.array_type):
-        return None
-    buf = backend.exported_keepalive(x)
-    if not isinstance(buf, _cow.Buffer):
-        return None
-    if buf.shareable:
-        return new_array(x, buf, CPU)
-    if copy is False:
-        raise BufferError(
-            "from_dlpack(..., copy=False): this NumPy view shows a cowarray buffer that "
-            "memory outside cowarray may write, so the result must be a copy; use copy=None"
-        )
-    return new_array(backend.copy(x), None, CPU)
 
 
 def _negotiate(x: object, copy: bool | None) -> tuple[Device, bool, Any, tuple[int, int]]:

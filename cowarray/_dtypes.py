@@ -28,6 +28,7 @@ __all__ = [
     "int32",
     "int64",
     "promote",
+    "scalar_result_dtype",
     "to_dtype",
     "uint8",
     "uint16",
@@ -160,15 +161,52 @@ def normalize_scalar(value: object) -> PyScalar:
     )
 
 
+_A_SCALAR: Final = {builtin_bool: "a bool", int: "an int", float: "a float", complex: "a complex"}
+
+
+def _scalar_kind(value: object) -> type:
+    """The Python scalar type ``value`` acts as (a NumPy scalar acts as its kind's)."""
+    kind = type(value)
+    if kind is int or kind is float or kind is complex or kind is builtin_bool:
+        return kind
+    return type(normalize_scalar(value))
+
+
 def check_scalar(dtype: np.dtype[Any], value: object) -> None:
-    """Refuse a Python scalar whose kind does not fit ``dtype`` (TypeError)."""
-    if type(value) not in _SCALARS_FOR_KIND[dtype.kind]:
+    """Refuse a scalar whose kind does not fit ``dtype`` (TypeError).
+
+    A NumPy scalar counts as the Python scalar of its kind (``np.float64(1)``
+    as a float, ``np.int32(1)`` as an int), as the standard's scalar rules
+    read for any scalar that is not an array.
+    """
+    if _scalar_kind(value) not in _SCALARS_FOR_KIND[dtype.kind]:
         raise TypeError(
-            f"a Python {type(value).__name__} cannot be combined with an array of dtype "
-            f"{dtype} under the Array API standard's rules; use a "
-            f"{' or '.join(t.__name__ for t in _SCALARS_FOR_KIND[dtype.kind])} "
+            f"a {type(value).__name__} scalar cannot be combined with an array of dtype "
+            f"{dtype} under the Array API standard's rules; use "
+            f"{' or '.join(_A_SCALAR[t] for t in _SCALARS_FOR_KIND[dtype.kind])} "
             "or convert the array with astype"
         )
+
+
+_COMPLEX_OF: Final[dict[np.dtype[Any], np.dtype[Any]]] = {
+    np.dtype(np.float16): np.dtype(np.complex64),
+    np.dtype(np.float32): np.dtype(np.complex64),
+    np.dtype(np.float64): np.dtype(np.complex128),
+}
+
+
+def scalar_result_dtype(dtype: np.dtype[Any], value: object) -> np.dtype[Any]:
+    """The dtype of an operation between an array of ``dtype`` and a scalar.
+
+    The array's dtype, as Python scalars are weak, except that a complex
+    scalar with a real floating array gives the complex dtype of the same
+    precision (the standard's rule since 2024.12: ``1j * float32`` is
+    complex64). TypeError for a scalar whose kind does not fit.
+    """
+    if dtype.kind == "f" and _scalar_kind(value) is complex:
+        return _COMPLEX_OF[dtype]
+    check_scalar(dtype, value)
+    return dtype
 
 
 def to_dtype(dtype: object, name: str = "dtype") -> np.dtype[Any]:

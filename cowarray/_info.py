@@ -145,16 +145,18 @@ class Info:
             chosen = tuple(d for d in STANDARD_DTYPES if d in wanted)
         return {d.name: d for d in chosen}
 
-    def devices(self) -> tuple[Device, ...]:
+    def devices(self) -> list[Device]:
         """Every device arrays can be created on: ``cpu``, ``cpu:1`` and any CUDA device.
+
+        A new list each call, as the standard (2023.12 and later) says.
 
         Examples
         --------
         >>> import cowarray as ca
         >>> ca.__array_namespace_info__().devices()[:2]
-        (Device('cpu'), Device('cpu:1'))
+        [Device('cpu'), Device('cpu:1')]
         """
-        return (CPU, SIMULATED_CPU, *_cuda_devices())
+        return [CPU, SIMULATED_CPU, *_cuda_devices()]
 
 
 _INFO: Final = Info()

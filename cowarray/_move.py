@@ -92,10 +92,13 @@ def move(x: Array, /) -> Array:
     if type(x) is not Array:
         raise TypeError(f"move expects a cowarray Array, got {type(x).__name__}")
     device = x._device
+    family = x._family
     data, buf = _cow.hand_over(x, _MOVED)
     if data is _MOVED:  # another thread moved it first
         raise _MOVED._fail()
+    x._family = None
     result = new_array(data, buf, device)
+    result._family = family  # still the same array to NumPy's eyes (y = x)
     # The first update through ``result.at`` may take the buffer (_last_use);
     # the first write through the core gives it its scalar fast path.
     result._fast_write = DONATED

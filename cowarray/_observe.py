@@ -422,7 +422,7 @@ def copy_counters() -> CopyCounters:
     >>> import cowarray as ca
     >>> _ = ca.reset_copy_counters()
     >>> x = ca.zeros(100)
-    >>> y = x[:10]
+    >>> y = ca.lazy_clone(x[:10])
     >>> y[0] = 1.0
     >>> ca.copy_counters()
     CopyCounters(copies=1, bytes_copied=80)

@@ -7,7 +7,10 @@ import cowarray as ca
 
 x = ca.arange(1_000_000, dtype=ca.float64)
 clone = ca.lazy_clone(x)  # O(1): shares x's buffer
-window = x[:10]  # a slice: also shares it, no copy
+# A slice to be changed on its own, as a separate value: lazy_clone says so.
+# (A plain x[:10] shares the buffer just the same; writing it would warn,
+# because NumPy code that writes a view means to change x.)
+window = ca.lazy_clone(x[:10])
 
 print("after clone and slice:", ca.cow_info(x))
 print("clone shares x's buffer:", ca.shares_buffer(x, clone))
@@ -30,7 +33,7 @@ print("x[:3] =", x[:3], "| same buffer after the write:", ca.cow_info(x).buffer_
 # Seeing it: trace() records every share and copy with the line that caused it.
 with ca.trace() as t:
     snapshot = ca.lazy_clone(x)
-    head = snapshot[:100]
+    head = ca.lazy_clone(snapshot[:100])
     head[0] = 0.0  # copies 100 elements (800 bytes), not the 8 MB
     x[2] = 3.0  # x still shares with snapshot: copies 8 MB
 print()

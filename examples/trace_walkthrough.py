@@ -34,7 +34,10 @@ print(ca.sharing_picture(data=data, backup=backup))
 
 step("3. Writing to a slice copies only the slice")
 with ca.trace() as t:
-    first = backup[:5]
+    # a slice taken to be changed on its own: say so with lazy_clone (a plain
+    # backup[:5] would work the same, with a ViewWriteWarning, since NumPy
+    # code that writes a view means to change backup)
+    first = ca.lazy_clone(backup[:5])
     first[:] = -1.0
 print(t)
 
@@ -45,12 +48,14 @@ with ca.trace() as t:
     data[0] = 100.0
 print(t)
 
-step("5. A NumPy view is a holder too")
+step("5. A NumPy view aliases its array, and only it")
+kept = ca.lazy_clone(data)
 with ca.trace() as t:
-    frozen = np.asarray(data)
-    data[1] = 200.0
+    alias = np.asarray(data)  # data shares with kept: it gets its own copy first
+    alias[1] = 200.0
 print(t)
-print("the NumPy view kept its value:", float(frozen[1]), "| data[1] is now", float(data[1]))
+print("data[1] is now", float(data[1]), "| kept[1] is still", float(kept[1]))
+del alias, kept
 
 step("6. Warn about big copies")
 big = ca.zeros(1_000_000)
@@ -58,7 +63,7 @@ other = ca.lazy_clone(big)
 with warnings.catch_warnings(record=True) as caught, ca.warn_on_copy(min_bytes=1_000_000):
     warnings.simplefilter("always")
     other[0] = 1.0  # 8 MB copy: warns
-    small = big[:10]
+    small = ca.lazy_clone(big[:10])
     small[0] = 1.0  # 80 bytes: below the threshold, silent
 for w in caught:
     print(f"{w.category.__name__} at line {w.lineno}: {w.message}")

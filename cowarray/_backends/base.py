@@ -67,13 +67,9 @@ class Backend(Protocol):
         """A NumPy array with ``data``'s values (a copy when memory is not host)."""
         ...
 
-    def readonly_numpy_view(self, data: Any, keepalive: object) -> Any:
-        """A read-only NumPy view of host ``data`` that keeps ``keepalive`` alive
-        for as long as it, or any NumPy view derived from it, lives."""
-        ...
-
-    def exported_keepalive(self, data: Any) -> object:
-        """The keepalive of the read-only view ``data`` derives from, or None."""
+    def numpy_view(self, data: Any, on_release: Callable[[], None]) -> Any:
+        """A writable NumPy view of host ``data``; ``on_release`` runs once, when
+        it and every NumPy view derived from it have died."""
         ...
 
     def from_numpy(self, array: Any) -> Any:

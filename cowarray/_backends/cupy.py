@@ -301,13 +301,8 @@ class CupyBackend:
         with self._current():
             return cupy.asnumpy(data)
 
-    def readonly_numpy_view(self, data: Any, keepalive: object) -> Any:
+    def numpy_view(self, data: Any, on_release: Callable[[], None]) -> Any:
         raise TypeError(HOST_ACCESS_MESSAGE.format(device=self._device_label))
-
-    def exported_keepalive(self, data: Any) -> object:
-        # GPU memory is never exported as a NumPy view, so no view leads back
-        # to a cowarray buffer.
-        return None
 
     def numpy_export_refusal(self) -> str | None:
         """Why ``np.asarray(x)`` refuses an array on this GPU: always."""

@@ -110,25 +110,26 @@ def _standard_namespace() -> types.SimpleNamespace:
     return types.SimpleNamespace(**names)
 
 
-class _ReadOnlyExport:
-    """The base object of a read-only NumPy view handed out by ``__array__``.
+class _NumpyExport:
+    """The base object of the NumPy view handed out by ``__array__``.
 
     NumPy reads ``__array_interface__`` once, when the view is made; it is
-    deleted right after, and the memory and the holder record are kept alive
-    by :data:`_EXPORTS` until this object dies (with the last NumPy view of
-    it). So nothing reachable from the view leads to writable memory: no
-    attribute to rebuild a writable view from, no array to write through.
+    deleted right after. NumPy points every view later derived from that
+    one at this object, so it dies with the last of them: then
+    :data:`_EXPORTS` lets the memory go and the exposure's release runs.
     """
 
     __slots__ = ("__array_interface__",)
     __array_interface__: dict[str, Any]
 
     def __del__(self) -> None:
-        _EXPORTS.pop(id(self), None)
+        entry = _EXPORTS.pop(id(self), None)
+        if entry is not None:
+            entry[1]()
 
 
-#: id(export object) -> (the exported array, the keepalive), while it lives.
-_EXPORTS: dict[int, tuple[np.ndarray, object]] = {}
+#: id(export object) -> (the exported array, its release), while it lives.
+_EXPORTS: dict[int, tuple[np.ndarray, Callable[[], None]]] = {}
 
 # in-place element-wise operations that set no floating-point flag on
 # integer or boolean data (integer division and remainder by zero do)
@@ -245,26 +246,14 @@ class NumpyBackend:
     def to_numpy(self, data: np.ndarray) -> np.ndarray:
         return data
 
-    def readonly_numpy_view(self, data: np.ndarray, keepalive: object) -> np.ndarray:
-        # NumPy points every view derived from the result at its base object,
-        # so the keepalive lives exactly as long as the last such view.
-        export = _ReadOnlyExport()
-        interface = dict(data.__array_interface__)
-        interface["data"] = (interface["data"][0], True)  # read-only
-        export.__array_interface__ = interface
-        _EXPORTS[id(export)] = (data, keepalive)
+    def numpy_view(self, data: np.ndarray, on_release: Callable[[], None]) -> np.ndarray:
+        export = _NumpyExport()
+        export.__array_interface__ = data.__array_interface__
+        _EXPORTS[id(export)] = (data, on_release)
         try:
-            view = np.asarray(export)
+            return np.asarray(export)
         finally:
             del export.__array_interface__
-        return view
-
-    def exported_keepalive(self, data: np.ndarray) -> object:
-        owner = self.memory_owner(data)
-        if isinstance(owner, _ReadOnlyExport):
-            entry = _EXPORTS.get(id(owner))
-            return None if entry is None else entry[1]
-        return None
 
     def from_numpy(self, array: np.ndarray) -> np.ndarray:
         return array

@@ -10,7 +10,7 @@ import operator
 from typing import Any
 
 from .._array import Array
-from .._dtypes import check_scalar, normalize_scalar, promote
+from .._dtypes import normalize_scalar, promote, scalar_result_dtype
 from ._checks import common_device
 
 __all__ = [
@@ -98,6 +98,6 @@ def array_or_scalar_operands(
                 f"{function}: {name} must be an Array or a Python scalar, "
                 f"got {type(value).__name__}"
             ) from None
-        check_scalar(dtype, scalar)
+        dtype = scalar_result_dtype(dtype, scalar)
         operands.append(scalar)
     return device, dtype, operands

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from .. import _cow, _dlpack
+from .. import _dlpack
 from .._array import Array, lazy_clone, new_array, wrap
 from .._devices import CPU, Device, as_device
 from .._dtypes import (
@@ -224,13 +224,6 @@ def _from_array(obj: Array, dtype: Any, device: object, copy: bool | None) -> Ar
 def _from_backend_array(data: Any, dtype: Any, device: Device, copy: bool | None) -> Array:
     backend = device.backend
     _check_supported(data, data)
-    keepalive = backend.exported_keepalive(data)
-    if isinstance(keepalive, _cow.Buffer) and (dtype is None or dtype == data.dtype):
-        # memory inside a cowarray buffer (np.asarray(x) given back): join
-        # that buffer as a new holder instead of aliasing it.
-        if keepalive.shareable:
-            return new_array(data, keepalive, device)
-        return new_array(backend.copy(data), None, device)
     if copy is False:
         if dtype is not None and dtype != data.dtype:
             raise ValueError(f"asarray(..., copy=False) cannot convert {data.dtype} to {dtype}")
@@ -476,13 +469,18 @@ def linspace(
 ) -> Array:
     """``num`` evenly spaced values from ``start`` to ``stop``.
 
+    ``start`` and ``stop`` are scalars or 0-d arrays (whose device is then
+    the default). An integer ``dtype`` spaces the values in float64 and rounds
+    them towards -inf, as NumPy does; the default is float64, or complex128
+    for complex bounds.
+
     Examples
     --------
     >>> import cowarray as ca
     >>> ca.linspace(0, 1, 5)
     cowarray.Array([0.  , 0.25, 0.5 , 0.75, 1.  ], dtype=float64)
     """
-    first, last = _scalar_argument(start, "start"), _scalar_argument(stop, "stop")
+    first, last = _bound_argument(start, "start"), _bound_argument(stop, "stop")
     (count,) = normalize_shape(num, "num")
     if type(endpoint) is not bool:
         raise TypeError(f"endpoint must be a bool, got {type(endpoint).__name__}")
@@ -490,13 +488,31 @@ def linspace(
     is_complex = isinstance(first, complex) or isinstance(last, complex)
     if resolved is None:
         resolved = DEFAULT_COMPLEX if is_complex else DEFAULT_FLOAT
-    elif resolved.kind not in "fc" or (is_complex and resolved.kind != "c"):
+    elif resolved.kind not in "iufc" or (is_complex and resolved.kind != "c"):
         raise TypeError(
-            f"linspace needs a floating-point dtype that holds its bounds, got {resolved}"
+            f"linspace needs a numeric dtype that holds its bounds, got {resolved}"
+            + ("; use a complex dtype for complex bounds" if is_complex else "")
         )
+    if device is None:
+        bounds: tuple[object, ...] = (start, stop)
+        device = next((b.device for b in bounds if isinstance(b, Array)), None)
     target = _device_or_default(device)
-    data = target.backend.xp.linspace(first, last, count, dtype=resolved, endpoint=endpoint)
+    xp = target.backend.xp
+    if resolved.kind in "iu":
+        # As NumPy: spaced in float64, then rounded towards -inf.
+        spaced = xp.linspace(first, last, count, dtype=DEFAULT_FLOAT, endpoint=endpoint)
+        return new_array(xp.astype(xp.floor(spaced), resolved), None, target)
+    data = xp.linspace(first, last, count, dtype=resolved, endpoint=endpoint)
     return new_array(data, None, target)
+
+
+def _bound_argument(value: object, name: str) -> bool | int | float | complex:
+    """A ``linspace`` bound: a Python or NumPy scalar, or a 0-d Array."""
+    if type(value) is Array:
+        if value.ndim != 0:
+            raise TypeError(f"{name} must be a scalar or a 0-d array, got shape {value.shape}")
+        return value._data.item()  # type: ignore[no-any-return]
+    return _scalar_argument(value, name)
 
 
 def eye(

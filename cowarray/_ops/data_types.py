@@ -9,7 +9,7 @@ import numpy as np
 
 from .._array import Array, lazy_clone, wrap
 from .._devices import as_device
-from .._dtypes import ALL_DTYPES, check_scalar, promote, to_dtype
+from .._dtypes import ALL_DTYPES, promote, scalar_result_dtype, to_dtype
 from ._args import require_array
 
 __all__ = [
@@ -301,7 +301,7 @@ def result_type(*arrays_and_dtypes: Any) -> np.dtype[Any]:
     dtypes: list[np.dtype[Any]] = []
     scalars: list[object] = []
     for position, value in enumerate(arrays_and_dtypes):
-        if type(value) in (bool, int, float, complex):
+        if type(value) in (bool, int, float, complex) or isinstance(value, np.generic):
             scalars.append(value)
         else:
             dtypes.append(_dtype_of(value, "result_type", f"argument {position}"))
@@ -311,5 +311,5 @@ def result_type(*arrays_and_dtypes: Any) -> np.dtype[Any]:
     for dtype in dtypes[1:]:
         result = promote(result, dtype)
     for scalar in scalars:
-        check_scalar(result, scalar)
+        result = scalar_result_dtype(result, scalar)
     return result

@@ -9,10 +9,11 @@ Array), with the standard's promotion rules checked in ``_apply``.
 from __future__ import annotations
 
 import builtins
+import contextlib
 from collections.abc import Callable
 
 from .._array import Array, binary_operation, lazy_clone, unary_operation, wrap
-from .._dtypes import check_scalar, promote
+from .._dtypes import check_scalar, normalize_scalar, promote
 from ._checks import check_dtypes
 from .data_types import iinfo
 
@@ -406,9 +407,13 @@ def _clip_bound(x: Array, bound: object, name: str) -> object:
         check_dtypes("clip", bound.dtype)
         promote(x.dtype, bound.dtype)
         return bound._data
-    if isinstance(bound, complex) or type(bound) not in (int, float):
+    given = bound
+    if type(bound) not in (int, float):
+        with contextlib.suppress(TypeError):
+            bound = normalize_scalar(bound)  # a NumPy scalar counts as its kind
+    if type(bound) not in (int, float):
         raise TypeError(
-            f"clip: {name} must be an int, a float, an Array or None, got {type(bound).__name__}"
+            f"clip: {name} must be an int, a float, an Array or None, got {type(given).__name__}"
         )
     check_scalar(x.dtype, bound)
     if isinstance(bound, int) and x.dtype.kind in "iu":

@@ -436,22 +436,26 @@ def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
 
 
 def _axis_tuple(value: object, name: str) -> tuple[int, ...]:
-    items = value if isinstance(value, tuple) else (value,)
+    # A list is taken as NumPy and the other libraries take it.
+    items = tuple(value) if isinstance(value, (tuple, list)) else (value,)
     for item in items:
         if isinstance(item, bool) or not isinstance(item, int):
-            raise TypeError(f"{name} must be an int or a tuple of ints, got {value!r}")
+            raise TypeError(f"{name} must be an int or a sequence of ints, got {value!r}")
     return items
 
 
 def moveaxis(
-    x: Array, source: int | tuple[int, ...], destination: int | tuple[int, ...], /
+    x: Array,
+    source: int | tuple[int, ...] | list[int],
+    destination: int | tuple[int, ...] | list[int],
+    /,
 ) -> Array:
     """``x`` with axes ``source`` moved to positions ``destination`` (a lazy value).
 
     Parameters
     ----------
     x : Array
-    source, destination : int or tuple of int
+    source, destination : int, or tuple or list of int
         The axes to move and their new positions (as many of each).
 
     Returns

@@ -142,7 +142,11 @@ def unique_inverse(x: Array, /) -> UniqueInverseResult:
 
 
 def unique_values(x: Array, /) -> Array:
-    """The unique values of ``x``, flattened, as a 1-D array in unspecified order.
+    """The unique values of ``x``, flattened and sorted, as a 1-D array.
+
+    The standard leaves the order unspecified; cowarray sorts (NaNs last), as
+    NumPy's ``unique`` does and as SciPy and scikit-learn assume. NumPy 2.4's
+    own ``unique_values`` returns hash order.
 
     Parameters
     ----------
@@ -156,10 +160,11 @@ def unique_values(x: Array, /) -> Array:
     Examples
     --------
     >>> import cowarray as ca
-    >>> ca.sort(ca.unique_values(ca.asarray([[2, 1], [2, 3]])))
-    cowarray.Array([1, 2, 3], dtype=int64)
+    >>> ca.unique_values(ca.asarray([[5, 3], [9, 3]]))
+    cowarray.Array([3, 5, 9], dtype=int64)
     """
-    return wrap(_unique("unique_values", x), x._device, (x,))
+    values = _unique("unique_values", x)
+    return wrap(x._device.backend.xp.sort(values), x._device, (x,))
 
 
 def isin(x1: Array | int, x2: Array | int, /, *, invert: bool = False) -> Array:

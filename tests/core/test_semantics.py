@@ -287,33 +287,57 @@ def test_in_place_operator_that_would_change_shape_is_refused() -> None:
 # -- rule 4: read-only export to NumPy ------------------------------------------------
 
 
-def test_numpy_view_is_read_only_and_zero_copy(copies: Any) -> None:
+def test_numpy_view_of_a_private_array_is_a_zero_copy_writable_alias(copies: Any) -> None:
     x = ca.arange(5.0)
     view = np.asarray(x)
-    assert not view.flags.writeable
+    assert view.flags.writeable
     assert copies.copies == 0
-    assert ca.cow_info(x).holders == 2
-    with pytest.raises(ValueError):
-        view[0] = 1.0
+    assert (ca.cow_info(x).holders, ca.cow_info(x).state) == (1, "exposed")
+    view[0] = 10.0  # as tensor.numpy(): the consumer and x alias
+    x[1] = 20.0
+    assert to_numpy(x).tolist()[:2] == [10.0, 20.0] == view.tolist()[:2]
 
 
-def test_numpy_views_keep_their_values_after_the_source_is_written() -> None:
+def test_numpy_export_of_a_shared_array_copies_so_other_values_keep_theirs(
+    copies: Any,
+) -> None:
     x = ca.arange(5.0)
+    clone = ca.lazy_clone(x)
+    window = x[1:3]
     view = np.asarray(x)
-    derived = view[1:]
-    del view  # NumPy's derived view points at the root: it must still count
-    x[1] = 100.0
-    np.testing.assert_array_equal(derived, [1.0, 2.0, 3.0, 4.0])
+    assert copies.copies == 1
+    view[:] = -1.0
+    assert to_numpy(x).tolist() == [-1.0] * 5
+    assert to_numpy(clone).tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+    assert to_numpy(window).tolist() == [1.0, 2.0]
+
+
+def test_numpy_views_derived_from_the_export_keep_the_memory_exposed() -> None:
+    x = ca.arange(5.0)
+    derived = np.asarray(x)[1:]
+    clone = ca.lazy_clone(x)  # exposed memory: an eager copy
+    derived[0] = 100.0  # NumPy's derived view points at the root: it still aliases x
     assert to_numpy(x)[1] == 100.0
+    assert to_numpy(clone)[1] == 1.0
 
 
-def test_numpy_export_stops_counting_when_collected() -> None:
+def test_numpy_export_ends_when_its_last_view_is_collected(copies: Any) -> None:
     x = ca.arange(5.0)
     view = np.asarray(x)[2:]
-    assert ca.cow_info(x).holders == 2
+    assert ca.cow_info(x).state == "exposed"
     del view
     gc.collect()
-    assert ca.cow_info(x).holders == 1
+    assert (ca.cow_info(x).holders, ca.cow_info(x).state) == (1, "private")
+    clone = ca.lazy_clone(x)
+    assert ca.shares_buffer(x, clone) and copies.copies == 0
+
+
+def test_numpy_export_copy_false_refuses_a_copy_and_changes_nothing() -> None:
+    x = ca.arange(3.0)
+    clone = ca.lazy_clone(x)
+    with pytest.raises(ValueError, match=r"copy=False.*other holders"):
+        np.asarray(x, copy=False)
+    assert ca.shares_buffer(x, clone) and ca.cow_info(x).state == "shared"
 
 
 def test_numpy_copy_true_is_fresh_and_writable(copies: Any) -> None:
@@ -334,7 +358,9 @@ def test_numpy_export_with_other_dtype_converts() -> None:
 
 def test_numpy_export_given_back_to_asarray_does_not_alias() -> None:
     x = ca.arange(3.0)
-    back = ca.asarray(np.asarray(x), copy=False)
+    with pytest.raises(ValueError, match="inside a cowarray buffer"):
+        ca.asarray(np.asarray(x), copy=False)
+    back = ca.asarray(np.asarray(x))
     back[0] = 7.0
     assert to_numpy(x)[0] == 0.0
     x[1] = 8.0

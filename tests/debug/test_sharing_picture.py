@@ -36,10 +36,10 @@ def test_text_groups_arrays_by_buffer_with_states_and_holders(backend_device: ca
 
 def test_holders_outside_the_picture_are_counted_and_said_to_be_hidden() -> None:
     x = ca.zeros(4)
-    export = np.asarray(x)
+    hidden = [x[1:]]
     picture = ca.sharing_picture(x=x)
     assert str(picture).splitlines()[0] == "buffer A: shared, 2 holders (1 shown), 32 bytes"
-    assert export[0] == 0.0
+    assert hidden[0].shape == (3,)
 
 
 def test_picture_keeps_no_holder_alive_and_changes_no_state(backend_device: ca.Device) -> None:

@@ -147,7 +147,8 @@ def test_writes_to_arrays_sharing_a_buffer_from_many_threads_stay_apart() -> Non
         pytest.param(lambda x: x.__setitem__(slice(None), ca.ones(x.shape)), id="x[:] = ones"),
     ],
 )
-@pytest.mark.parametrize("take", ["lazy_clone", "numpy_export", "slice"])
+# (np.asarray(x) is not here: it is an alias of x, as a DLPack export is)
+@pytest.mark.parametrize("take", ["lazy_clone", "slice"])
 def test_a_clone_taken_during_a_write_by_another_thread_never_changes(
     write: object, take: str
 ) -> None:
@@ -155,7 +156,6 @@ def test_a_clone_taken_during_a_write_by_another_thread_never_changes(
     x[0] = 0.0
     takes = {
         "lazy_clone": ca.lazy_clone,
-        "numpy_export": np.asarray,
         "slice": lambda a: a[2_000_000:],
     }
     for _ in range(3):
