@@ -216,7 +216,7 @@ class Array:
     _fast_write: frozenset[type]
     #: The view family this array belongs to, if a view was ever taken
     #: from it or it is one (cowarray._view_writes).
-    _family: object
+    _family: Any
 
     def __new__(cls, *args: object, **kwargs: object) -> Array:
         raise TypeError(
@@ -270,7 +270,10 @@ class Array:
             array._buf = buf
             array._device = self._device
             array._fast_write = _NO_FAST_WRITE
-            array._family = _view_writes.views_token(self)
+            family = self._family  # views_token(self), inlined
+            if type(family) is not _VIEWS:
+                family = _views_token(self) if family is None else family.views
+            array._family = family
             if self._buf is buf and self._data is data:
                 return array
         return view_of(self, data.T)
@@ -616,6 +619,7 @@ _NO_FAST_WRITE: Final[frozenset[type]] = frozenset()
 # A held-back view write (cowarray._view_writes): every operation reports it first.
 _PENDING: Final = _view_writes.PENDING
 _VIEWS: Final = _view_writes._Views
+_views_token: Final = _view_writes.views_token
 
 
 DONATED: Final = _cow.DONATED
@@ -723,7 +727,10 @@ def _holder_of(view: Any, buf: _cow.Buffer, source: Array) -> Array:
     array._buf = buf
     array._device = source._device
     array._fast_write = _NO_FAST_WRITE
-    array._family = _view_writes.views_token(source)
+    family = source._family  # views_token(source), inlined: this is x[1:5]'s cost
+    if type(family) is not _VIEWS:
+        family = _views_token(source) if family is None else family.views
+    array._family = family
     return array
 
 

@@ -87,6 +87,9 @@ def views_token(source: Any) -> _Views:
     return family.views  # type: ignore[no-any-return]
 
 
+# A view of a view of x is still x's: the token is passed on, not nested.
+
+
 class _Probe:
     __slots__ = ("_family",)
     _family: object
