@@ -42,7 +42,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Final, TypeGuard
 
-from . import _cow
+from . import _cow, _view_writes
 from ._array import Array, lazy_clone, new_array
 from ._devices import CPU, Device, as_device
 from ._dtypes import ALL_DTYPES
@@ -266,13 +266,39 @@ def export_to_numpy(x: Array, *, copy_allowed: bool) -> Any:
     write what ``torch.from_numpy`` or ``tensor.numpy()`` give): ``x`` first
     gets private memory, exposed while the view or any NumPy view derived
     from it lives. Refusals raise ValueError, as NumPy's ``copy=False`` does.
+
+    A view whose family still lives (``np.asarray(out[k])`` as SciPy's
+    ``output=`` does) gets a copy of its own here, so a consumer's writes
+    cannot reach ``out`` as NumPy's would: when the last NumPy view dies,
+    its values are compared with the memory it was copied from, and a
+    difference is reported as a view write (docs/design.md, rule 1).
     """
+    backend = x._device.backend
+    original = x._data if _view_writes.lives_beside_its_family(x) else None
+    where = _view_writes.writing_location() if original is not None else None
+
+    def numpy_view(data: Any, release: Callable[[], None]) -> Any:
+        if original is None or data is original:
+            return backend.numpy_view(data, release)
+
+        def release_and_compare() -> None:
+            release()
+            if where is not None and not _same_values(backend.xp, original, data):
+                _view_writes.report_later(where, "a write through np.asarray(view)")
+
+        return backend.numpy_view(data, release_and_compare)
+
     try:
-        return _exposed(
-            x, x._device.backend.numpy_view, copy_allowed=copy_allowed, consumer="np.asarray"
-        )
+        return _exposed(x, numpy_view, copy_allowed=copy_allowed, consumer="np.asarray")
     except BufferError as error:
         raise ValueError(str(error)) from None
+
+
+def _same_values(xp: Any, a: Any, b: Any) -> bool:
+    equal = a == b
+    if a.dtype.kind in "fc":
+        equal |= (a != a) & (b != b)  # NaN where both are NaN
+    return bool(xp.all(equal))
 
 
 def _exposed(

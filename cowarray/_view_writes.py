@@ -116,32 +116,41 @@ def _others_alive(holder: Any, value: object) -> bool:
     return others > 0
 
 
+def lives_beside_its_family(holder: Any) -> bool:
+    """Whether ``holder`` is a derived view and another array of its family lives."""
+    return type(holder._family) is _Views and _others_alive(holder, None)
+
+
 class _Pending:
     __slots__ = ("filename", "holder", "lineno", "module_globals", "what")
 
-    def __init__(self, holder: Any, what: str) -> None:
+    def __init__(self, holder: Any, what: str, where: Location | None = None) -> None:
         self.holder = holder
         self.what = what
-        frame = _writing_frame()
-        if frame is None:
-            self.filename, self.lineno, self.module_globals = "<unknown>", 0, {}
-        else:
-            self.filename, self.lineno = frame.f_code.co_filename, frame.f_lineno
-            self.module_globals = frame.f_globals
+        self.filename, self.lineno, self.module_globals = where or writing_location()
 
 
-#: The view write held back until the next operation (at most one entry).
+#: View writes held back until the next operation (one from an in-place
+#: operator, and any that NumPy exports found when they were released).
 PENDING: Final[list[_Pending]] = []
 
 _PACKAGE_DIR: Final = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
 
 
-def _writing_frame() -> Any:
+#: Where a write happened: file name, line, and the module's globals (for
+#: its warning registry). Never the frame: a frame kept alive would keep the
+#: writer's locals, NumPy exports among them, alive with it.
+Location = tuple[str, int, dict[str, Any]]
+
+
+def writing_location() -> Location:
     """The first frame outside cowarray: the line that wrote (library or not)."""
     frame: Any = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
         frame = frame.f_back
-    return frame
+    if frame is None:
+        return "<unknown>", 0, {}
+    return frame.f_code.co_filename, frame.f_lineno, frame.f_globals
 
 
 def note_write(holder: Any, value: object, what: str) -> None:
@@ -153,22 +162,38 @@ def note_write(holder: Any, value: object, what: str) -> None:
     PENDING.append(_Pending(holder, what))
 
 
+def report_later(where: Location, what: str) -> None:
+    """Report a view write found after the fact (at ``where``), at the next operation.
+
+    Called from a NumPy export's release, which may run inside a collection
+    or on another thread: raising there would be lost, so the report waits.
+    """
+    PENDING.append(_Pending(None, what, where))
+
+
 def settle(target: Any, value: object) -> None:
     """Before ``target[...] = value``: forget a held-back write that this writes back."""
-    pending = PENDING[0]
     family = target._family
     token = family if type(family) is _Views else getattr(family, "views", None)
-    if pending.holder is value and token is not None and getattr(value, "_family", None) is token:
-        PENDING.clear()
-        return
+    if token is not None and getattr(value, "_family", None) is token:
+        for pending in PENDING:
+            if pending.holder is value:
+                PENDING.remove(pending)
+                break
     flush()
 
 
 def flush() -> None:
     """Report the held-back view write, if any."""
-    if not PENDING:
-        return
-    pending = PENDING.pop()
+    while PENDING:
+        try:
+            pending = PENDING.pop(0)
+        except IndexError:  # another thread reported it first
+            return
+        _report(pending)
+
+
+def _report(pending: _Pending) -> None:
     registry = pending.module_globals.setdefault("__warningregistry__", {})
     warnings.warn_explicit(
         f"{pending.what} changed only this view, not the array it was taken from, "
@@ -180,7 +205,6 @@ def flush() -> None:
         pending.filename,
         pending.lineno,
         registry=registry,
-        module_globals=pending.module_globals,
     )
 
 

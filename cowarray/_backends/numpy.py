@@ -110,6 +110,10 @@ def _standard_namespace() -> types.SimpleNamespace:
     return types.SimpleNamespace(**names)
 
 
+#: id(export object) -> (the exported array, its release), while it lives.
+_EXPORTS: dict[int, tuple[np.ndarray, Callable[[], None]]] = {}
+
+
 class _NumpyExport:
     """The base object of the NumPy view handed out by ``__array__``.
 
@@ -122,14 +126,13 @@ class _NumpyExport:
     __slots__ = ("__array_interface__",)
     __array_interface__: dict[str, Any]
 
-    def __del__(self) -> None:
-        entry = _EXPORTS.pop(id(self), None)
+    # (the registry bound as a default: at interpreter exit module globals
+    # may already be gone when the last export dies)
+    def __del__(self, _exports: dict[int, Any] = _EXPORTS) -> None:
+        entry = _exports.pop(id(self), None)
         if entry is not None:
             entry[1]()
 
-
-#: id(export object) -> (the exported array, its release), while it lives.
-_EXPORTS: dict[int, tuple[np.ndarray, Callable[[], None]]] = {}
 
 # in-place element-wise operations that set no floating-point flag on
 # integer or boolean data (integer division and remainder by zero do)

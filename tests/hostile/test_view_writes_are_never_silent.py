@@ -174,3 +174,45 @@ def test_a_view_write_in_a_thread_is_reported_with_its_line() -> None:
         thread.start()
         thread.join()
     assert [w.filename for w in caught if w.category is ca.ViewWriteWarning] == [__file__]
+
+
+def test_a_write_through_a_numpy_export_of_a_view_is_reported_at_the_export_line() -> None:
+    # SciPy's ndimage does np.asarray(output) and writes there, with
+    # output=out[i] a view: NumPy's out changes, cowarray's cannot.
+    from cowarray._backends.numpy import _EXPORTS
+
+    out = ca.zeros((2, 3))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+
+        def write_through_numpy(output: ca.Array) -> None:
+            target = np.asarray(output)  # the line to name
+            target[...] = 7.0
+
+        write_through_numpy(out[1])
+        ca.zeros(1)
+    found = [w for w in caught if w.category is ca.ViewWriteWarning]
+    assert len(found) == 1 and "np.asarray" in str(found[0].message)
+    assert (found[0].filename, found[0].lineno) == (
+        __file__,
+        write_through_numpy.__code__.co_firstlineno + 1,
+    )
+    assert float(ca.sum(out)) == 0.0  # out kept its value: only loudness changed
+    assert not _EXPORTS  # the report keeps no frame, so no export, alive
+
+
+@pytest.mark.parametrize(
+    "export",
+    [
+        pytest.param(lambda out: np.asarray(out[1]).sum(), id="read-only use of a view"),
+        pytest.param(lambda out: np.asarray(ca.lazy_clone(out[1])).fill(7.0), id="a value"),
+        pytest.param(lambda out: np.asarray(out).fill(7.0), id="the array itself"),
+    ],
+)
+def test_numpy_exports_that_numpy_would_not_propagate_do_not_warn(export: Any) -> None:
+    out = ca.zeros((2, 3))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        export(out)
+        ca.zeros(1)
+    assert [w for w in caught if w.category is ca.ViewWriteWarning] == []
