@@ -136,8 +136,11 @@ def asarray(
         isinstance(obj, (int, float, complex))
         and type(obj) is not bool
         and target_dtype is not None
+        and not (target_dtype.kind == "b" and isinstance(obj, int))
     ):
-        # A bool converts to any dtype (as 0 or 1); other scalars must fit its kind.
+        # A bool converts to any dtype (as 0 or 1) and an int to bool (as
+        # NumPy and array-api-strict do: asarray(1, dtype=bool) is True);
+        # other scalars must fit the dtype's kind.
         check_scalar(target_dtype, obj)
     try:
         data = backend.asarray(obj, dtype=target_dtype)

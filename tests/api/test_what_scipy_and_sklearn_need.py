@@ -101,6 +101,13 @@ def test_numpy_scalars_in_operators_and_functions_are_weak() -> None:
     np.testing.assert_array_equal(host(ca.where(x > 2, x, np.float64(0))), [0.0, 4.0])
 
 
+@pytest.mark.parametrize("value", [0, 1, 2, -3, np.int8(1)])
+def test_an_int_converts_to_bool_as_numpy(value: Any) -> None:
+    # SciPy's ndimage tests compare with xp.asarray(1, dtype=out.dtype) on bool
+    x = ca.asarray(value, dtype=ca.bool)
+    assert x.dtype == ca.bool and bool(x) == bool(np.asarray(value, dtype=bool))
+
+
 def test_numpy_scalars_of_the_wrong_kind_are_refused_clearly() -> None:
     with pytest.raises(TypeError, match=r"float64 scalar cannot be combined.*use an int"):
         ca.asarray(np.float64(0.5), dtype=ca.int64)
