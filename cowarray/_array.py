@@ -849,7 +849,9 @@ def _index_component(array: Array, part: Any) -> Any:
                 f"arrays used as indices must be of integer or boolean dtype, got {part.dtype}"
             )
         return part._data
-    if kind is bool or isinstance(part, (list, range)):
+    if kind is bool:
+        return part  # a boolean scalar index: a new axis of length 1 or 0
+    if isinstance(part, (list, range)):
         if len(part) == 0:  # an empty list selects nothing: an empty integer index
             return array._device.backend.asarray([], dtype=DEFAULT_INDEX)
         return array._device.backend.asarray(part)

@@ -421,7 +421,10 @@ def full_like(
 
 
 def _real_scalar(value: object, name: str) -> int | float:
-    scalar = _scalar_argument(value, name, "int or float")
+    """An ``arange`` bound or step: a real Python or NumPy scalar, or a 0-d Array."""
+    if type(value) is Array and value.ndim == 0:
+        value = value._data.item()  # (SciPy passes 0-d arrays, as NumPy allows)
+    scalar = _scalar_argument(value, name, "int or float (or a 0-d array)")
     if isinstance(scalar, complex):
         raise TypeError(f"{name} must be a Python int or float, got {value!r}")
     return scalar
@@ -446,17 +449,17 @@ def arange(
     >>> ca.arange(1.0, 2.0, 0.25)
     cowarray.Array([1.  , 1.25, 1.5 , 1.75], dtype=float64)
     """
-    values = [_real_scalar(start, "start"), _real_scalar(step, "step")]
-    if stop is not None:
-        values.append(_real_scalar(stop, "stop"))
-    if values[1] == 0:
+    begin, stride = _real_scalar(start, "start"), _real_scalar(step, "step")
+    end = None if stop is None else _real_scalar(stop, "stop")
+    if stride == 0:
         raise ValueError("arange: step must not be zero")
+    values = [begin, stride] if end is None else [begin, stride, end]
     resolved = _dtype_or_none(dtype)
     if resolved is None:
         resolved = DEFAULT_INT if all(type(v) is int for v in values) else DEFAULT_FLOAT
     target = _device_or_default(device)
-    first, last = (0, start) if stop is None else (start, stop)
-    data = target.backend.xp.arange(first, last, step, dtype=resolved)
+    first, last = (0, begin) if end is None else (begin, end)
+    data = target.backend.xp.arange(first, last, stride, dtype=resolved)
     return new_array(data, None, target)
 
 

@@ -306,7 +306,8 @@ def result_type(*arrays_and_dtypes: Any) -> np.dtype[Any]:
         else:
             dtypes.append(_dtype_of(value, "result_type", f"argument {position}"))
     if not dtypes:
-        raise ValueError("result_type needs at least one Array or dtype (scalars alone are weak)")
+        # (no parentheses: SciPy's tests match this message as a regex)
+        raise ValueError("result_type needs at least one Array or dtype: scalars alone are weak")
     result = dtypes[0]
     for dtype in dtypes[1:]:
         result = promote(result, dtype)

@@ -216,3 +216,29 @@ def test_moveaxis_takes_lists_as_numpy() -> None:
 def test_math_on_zero_d_arrays_uses_the_protocols() -> None:
     assert math.isclose(math.floor(ca.asarray(2.7)), 2)
     assert math.isclose(float(ca.asarray(2.5)), 2.5)
+
+
+def test_arange_takes_zero_d_bounds_as_numpy() -> None:
+    np.testing.assert_array_equal(host(ca.arange(ca.asarray(3))), np.arange(3))
+    np.testing.assert_array_equal(
+        host(ca.arange(0, ca.asarray(2.0), ca.asarray(0.5))), np.arange(0, 2.0, 0.5)
+    )
+    with pytest.raises(TypeError, match="0-d array"):
+        ca.arange(ca.asarray([3]))
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3)])
+def test_a_boolean_scalar_index_adds_an_axis_as_numpy(shape: tuple[int, ...]) -> None:
+    data = np.arange(float(np.prod(shape))).reshape(shape)
+    x = ca.asarray(data)
+    for flag in (True, False):
+        np.testing.assert_array_equal(host(x[flag]), data[flag])
+        np.testing.assert_array_equal(host(x[..., flag]), data[..., flag])
+    y = ca.lazy_clone(x)
+    y[True] = -1.0
+    assert (host(y) == -1.0).all() and host(x).tolist() == data.tolist()
+
+
+def test_result_type_of_scalars_alone_is_a_clear_value_error() -> None:
+    with pytest.raises(ValueError, match="at least one Array or dtype"):
+        ca.result_type(1, 2.0)
