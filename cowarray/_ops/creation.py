@@ -53,8 +53,9 @@ def _check_supported(data: Any, obj: object) -> None:
         if data.dtype.kind == "O" and isinstance(obj, int):
             raise OverflowError(f"the integer {obj} does not fit in int64 or uint64")
         raise TypeError(
-            f"cannot make a cowarray Array from {type(obj).__name__} with NumPy dtype "
-            f"{data.dtype}: cowarray holds bool, integer, floating and complex data"
+            f"Unsupported data: cannot make a cowarray Array from {type(obj).__name__} "
+            f"with NumPy dtype {data.dtype}; cowarray holds bool, integer, floating and "
+            "complex data"
         )
 
 

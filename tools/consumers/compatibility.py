@@ -13,8 +13,9 @@ from pathlib import Path
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "compatibility.md"
 
-# `path/to/tests/test_x.py::test_name` (a test function, parameters left off)
-_TEST = re.compile(r"`([\w./]+/tests/[\w./]+\.py::\w+)`")
+# `path/to/tests/test_x.py::test_name` or `...::TestClass[::test_name]`
+# (parameters left off)
+_TEST = re.compile(r"`([\w./]+/tests/[\w./]+\.py(?:::\w+)+)`")
 # a list entry that names an estimator or function in bold: "- **GaussianMixture**"
 _NAME = re.compile(r"^- \*\*`?([\w.]+)`?\*\*", re.MULTILINE)
 
@@ -32,4 +33,6 @@ def listed_names(page: Path = PAGE) -> frozenset[str]:
 def relies_on_view_writes(nodeid: str, view_write_warning: bool) -> bool:
     """Whether a failing instance is one the page explains: listed, and it warned."""
     function = nodeid.split("[", 1)[0]
-    return view_write_warning and any(function.endswith(test) for test in listed_tests())
+    return view_write_warning and any(
+        function.endswith(test) or f"{test}::" in function for test in listed_tests()
+    )
