@@ -12,7 +12,50 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-__all__ = ["Backend"]
+__all__ = ["Backend", "RandomSource"]
+
+
+class RandomSource(Protocol):
+    """A backend's random number generator, under NumPy's ``Generator`` names.
+
+    Arguments arrive checked by ``cowarray._random``: parameters are backend
+    arrays of this backend or Python scalars, ``size`` is None or a tuple,
+    ``dtype`` a supported dtype. Each method returns a fresh backend array or
+    a scalar (never a view of an argument). The NumPy backend's source is
+    ``numpy.random.Generator`` itself.
+    """
+
+    def random(self, size: Any = None, dtype: Any = ...) -> Any: ...
+
+    def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any: ...
+
+    def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any: ...
+
+    def standard_normal(self, size: Any = None, dtype: Any = ...) -> Any: ...
+
+    def integers(
+        self, low: Any, high: Any = None, size: Any = None, dtype: Any = ..., endpoint: bool = False
+    ) -> Any: ...
+
+    def choice(
+        self,
+        a: Any,
+        size: Any = None,
+        replace: bool = True,
+        p: Any = None,
+        axis: int = 0,
+        shuffle: bool = True,
+    ) -> Any: ...
+
+    def permutation(self, x: Any, axis: int = 0) -> Any: ...
+
+    def exponential(self, scale: Any = 1.0, size: Any = None) -> Any: ...
+
+    def poisson(self, lam: Any = 1.0, size: Any = None) -> Any: ...
+
+    def binomial(self, n: Any, p: Any, size: Any = None) -> Any: ...
+
+    def multivariate_normal(self, mean: Any, cov: Any, size: Any = None) -> Any: ...
 
 
 class Backend(Protocol):
@@ -123,6 +166,11 @@ class Backend(Protocol):
         applied unbuffered, so duplicate indices accumulate (NumPy's
         ``ufunc.at``).
         """
+        ...
+
+    def random_generator(self, seed: Any) -> RandomSource:
+        """A random number generator on this backend's device seeded by ``seed``
+        (a ``numpy.random.SeedSequence``): the same seed gives the same stream."""
         ...
 
     def device_context(self) -> AbstractContextManager[object]:

@@ -231,6 +231,11 @@ class CupyBackend:
         with self._cuda_device:
             yield
 
+    def random_generator(self, seed: Any) -> CupyRandom:
+        """A generator on this GPU: CuPy's ``default_rng(seed)`` (XORWOW) under
+        NumPy's method names (see :class:`CupyRandom`)."""
+        return CupyRandom(self, seed)
+
     def device_context(self) -> AbstractContextManager[None]:
         """A context with this backend's GPU current (CuPy's current device)."""
         return self._current()
@@ -549,6 +554,148 @@ class CupyBackend:
 
     def address_range(self, data: Any) -> tuple[int, int]:
         return _address_range(int(data.data.ptr), data.shape, data.strides, data.itemsize)
+
+
+def _shape_of(size: Any, *parameters: Any) -> tuple[int, ...]:
+    """``size``, or the parameters' broadcast shape where it is None (NumPy's rule)."""
+    if size is not None:
+        return tuple(size)
+    return tuple(np.broadcast_shapes(*(getattr(value, "shape", ()) for value in parameters)))
+
+
+class CupyRandom:
+    """``cupy.random.default_rng(seed)`` under NumPy's ``Generator`` methods.
+
+    The streams are CuPy's (cuRAND's XORWOW), reproducible per seed on CuPy,
+    not NumPy's. Where CuPy's Generator lacks a method (``normal``,
+    ``choice``, ``permutation``, ``multivariate_normal``) or takes scalars
+    only (``integers`` with array bounds), it is built from CuPy's
+    primitives on the GPU: permutations sort random keys, weighted choice
+    without replacement takes the largest ``log(u) / p`` keys, and
+    ``multivariate_normal`` uses the SVD of ``cov`` as NumPy does. Every
+    result goes through ``cupy.asarray`` (a no-op on CuPy's own arrays).
+    """
+
+    def __init__(self, backend: CupyBackend, seed: Any) -> None:
+        self._backend = backend
+        with backend._current():
+            self._rng = cupy.random.default_rng(seed)
+
+    def random(self, size: Any = None, dtype: Any = np.float64) -> Any:
+        with self._backend._current():
+            return cupy.asarray(self._rng.random(size=size, dtype=dtype))
+
+    def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any:
+        with self._backend._current():
+            shape = _shape_of(size, low, high)
+            low = cupy.asarray(low, dtype=np.float64)
+            high = cupy.asarray(high, dtype=np.float64)
+            return cupy.asarray(low + (high - low) * self._rng.random(size=shape))
+
+    def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
+        with self._backend._current():
+            shape = _shape_of(size, loc, scale)
+            loc = cupy.asarray(loc, dtype=np.float64)
+            scale = cupy.asarray(scale, dtype=np.float64)
+            return cupy.asarray(loc + scale * self._rng.standard_normal(size=shape))
+
+    def standard_normal(self, size: Any = None, dtype: Any = np.float64) -> Any:
+        with self._backend._current():
+            return cupy.asarray(self._rng.standard_normal(size=size, dtype=dtype))
+
+    def integers(
+        self,
+        low: Any,
+        high: Any = None,
+        size: Any = None,
+        dtype: Any = np.int64,
+        endpoint: bool = False,
+    ) -> Any:
+        if high is None:
+            low, high = 0, low
+        with self._backend._current():
+            if not isinstance(low, cupy.ndarray) and not isinstance(high, cupy.ndarray):
+                drawn = self._rng.integers(low, high, size=size, dtype=dtype, endpoint=endpoint)
+                return cupy.asarray(drawn)
+            # CuPy's integers takes scalar bounds only: scale uniform floats
+            # (exact below 2**53 values per interval), kept inside the bounds.
+            shape = _shape_of(size, low, high)
+            low = cupy.asarray(low, dtype=np.int64)
+            top = cupy.asarray(high, dtype=np.int64) - (0 if endpoint else 1)
+            span = (top - low + 1).astype(np.float64)
+            offset = cupy.floor(self._rng.random(size=shape) * span).astype(np.int64)
+            return cupy.asarray(cupy.minimum(low + offset, top).astype(dtype))
+
+    def _keys_order(self, count: int) -> Any:
+        return cupy.argsort(self._rng.random(size=(count,)))
+
+    def permutation(self, x: Any, axis: int = 0) -> Any:
+        with self._backend._current():
+            if not isinstance(x, cupy.ndarray):
+                return cupy.asarray(self._keys_order(int(x)).astype(np.int64))
+            return cupy.asarray(cupy.take(x, self._keys_order(x.shape[axis]), axis=axis))
+
+    def choice(
+        self,
+        a: Any,
+        size: Any = None,
+        replace: bool = True,
+        p: Any = None,
+        axis: int = 0,
+        shuffle: bool = True,
+    ) -> Any:
+        with self._backend._current():
+            population = a.shape[axis] if isinstance(a, cupy.ndarray) else int(a)
+            shape = () if size is None else tuple(size)
+            count = int(np.prod(shape, dtype=np.int64))
+            if replace and p is None:
+                index = self._rng.integers(0, population, size=shape, dtype=np.int64)
+            elif replace:
+                cdf = cupy.cumsum(cupy.asarray(p, dtype=np.float64))
+                cdf /= cdf[-1]
+                drawn = cupy.searchsorted(cdf, self._rng.random(size=shape), side="right")
+                index = cupy.minimum(drawn, population - 1)
+            elif p is None:
+                index = self._keys_order(population)[:count].reshape(shape)
+            else:
+                # Efraimidis-Spirakis: the largest log(u) / p keys (p == 0: -inf, never)
+                weights = cupy.asarray(p, dtype=np.float64)
+                keys = cupy.log(self._rng.random(size=(population,))) / weights
+                index = cupy.argsort(-keys)[:count].reshape(shape)
+            index = cupy.asarray(index).astype(np.int64)
+            if not isinstance(a, cupy.ndarray):
+                return cupy.asarray(index)
+            return cupy.asarray(cupy.take(a, index, axis=axis))
+
+    def exponential(self, scale: Any = 1.0, size: Any = None) -> Any:
+        with self._backend._current():
+            shape = _shape_of(size, scale)
+            scale = cupy.asarray(scale, dtype=np.float64)
+            return cupy.asarray(self._rng.standard_exponential(size=shape) * scale)
+
+    def poisson(self, lam: Any = 1.0, size: Any = None) -> Any:
+        with self._backend._current():
+            shape = _shape_of(size, lam)
+            lam = cupy.broadcast_to(cupy.asarray(lam, dtype=np.float64), shape)
+            return cupy.asarray(self._rng.poisson(lam, size=shape))
+
+    def binomial(self, n: Any, p: Any, size: Any = None) -> Any:
+        with self._backend._current():
+            shape = _shape_of(size, n, p)
+            n = cupy.broadcast_to(cupy.asarray(n, dtype=np.int64), shape)
+            p = cupy.broadcast_to(cupy.asarray(p, dtype=np.float64), shape)
+            return cupy.asarray(self._rng.binomial(n, p, size=shape))
+
+    def multivariate_normal(self, mean: Any, cov: Any, size: Any = None) -> Any:
+        with self._backend._current():
+            mean = cupy.asarray(mean, dtype=np.float64)
+            cov = cupy.asarray(cov, dtype=np.float64)
+            dimension = mean.shape[0]
+            final = (() if size is None else tuple(size)) + (dimension,)
+            normal = self._rng.standard_normal(size=final).reshape(-1, dimension)
+            _, singular, vh = cupy.linalg.svd(cov)
+            factor = cupy.sqrt(singular)[:, None] * vh
+            return cupy.asarray((normal @ factor + mean).reshape(final))
 
 
 class _StreamPointer:

@@ -313,6 +313,11 @@ class NumpyBackend:
     def check_index_bounds(self, shape: tuple[int, ...], index: Any) -> None:
         return None  # NumPy's indexing checks the bounds itself
 
+    def random_generator(self, seed: np.random.SeedSequence) -> Any:
+        # NumPy's own Generator (PCG64) already has every RandomSource method,
+        # so a seed gives exactly np.random.default_rng(seed)'s values.
+        return np.random.default_rng(seed)
+
     def device_context(self) -> AbstractContextManager[object]:
         return nullcontext()  # host memory: nothing is current
 
