@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from . import fft as fft
 from . import linalg as linalg
+from . import random as random
 from ._array import Array as Array
 from ._array import lazy_clone as lazy_clone
 from ._constants import e as e
