@@ -35,7 +35,6 @@ from ._dtypes import uint32 as uint32
 from ._dtypes import uint64 as uint64
 from ._info import __array_namespace_info__ as __array_namespace_info__
 from ._move import move as move
-from ._numpy_protocols import register as _register_numpy_protocols
 from ._ops.creation import arange as arange
 from ._ops.creation import asarray as asarray
 from ._ops.creation import empty as empty
@@ -183,5 +182,3 @@ from .debug import warn_on_copy as warn_on_copy
 
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"
-
-_register_numpy_protocols()  # np.sin(x), np.concatenate([x, y]) -> cowarray Arrays (rule 11)

@@ -380,10 +380,8 @@ class Array:
         return self._device.backend.dlpack_device(self._data)
 
     __hash__: Final = None  # type: ignore[assignment]
-    # NumPy's protocols (NEP 13, NEP 18), registered by cowarray._numpy_protocols:
-    # NumPy functions and ufuncs on Arrays return Arrays, with value semantics.
-    __array_ufunc__: Callable[..., Any]
-    __array_function__: Callable[..., Any]
+    # NumPy must defer to our reflected operators instead of returning ndarrays.
+    __array_ufunc__: Final = None
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
         """A NumPy array with these values: by default a zero-copy, writable alias.
