@@ -35,7 +35,10 @@ def _gpu_or_exit() -> Any:
     try:
         import cupy
     except ImportError:
-        print('benchmarks/gpu.py: CuPy is not installed (pip install "cowarray[cuda12]"); skipped')
+        print(
+            "benchmarks/gpu.py: CuPy is not installed "
+            '(pip install -e ".[cuda12]" in this clone); skipped'
+        )
         sys.exit(0)
     try:
         count = cupy.cuda.runtime.getDeviceCount()

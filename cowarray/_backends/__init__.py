@@ -26,7 +26,8 @@ def backend_for(device: Device) -> Backend:
         if importlib.util.find_spec("cupy") is None:
             raise ModuleNotFoundError(
                 f"device {device} needs CuPy, which is not installed; install it with "
-                'pip install "cowarray[cuda12]" (or cowarray[cuda13] for CUDA 13)'
+                'pip install "cupy-cuda12x>=14" (or cupy-cuda13x for CUDA 13), or, in a '
+                'clone of cowarray, pip install -e ".[cuda12]"'
             )
         from .cupy import cupy_backend  # type: ignore[import-not-found,unused-ignore]
 

@@ -796,8 +796,8 @@ def _check_cupy_version(version: str) -> None:
         raise ImportError(
             f"cowarray's GPU backend needs CuPy >= {MINIMUM_CUPY[0]}.{MINIMUM_CUPY[1]}, "
             f"found CuPy {version} (older CuPy promotes Python scalars by value, against "
-            'the Array API standard); upgrade it: pip install -U "cowarray[cuda12]" '
-            '(or "cowarray[cuda13]")'
+            'the Array API standard); upgrade it: pip install -U "cupy-cuda12x>=14" '
+            '(or cupy-cuda13x), or, in a clone of cowarray, pip install -e ".[cuda12]"'
         )
 
 

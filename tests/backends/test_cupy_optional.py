@@ -41,7 +41,8 @@ def test_a_gpu_device_without_cupy_names_the_extra_to_install(
 
     monkeypatch.setattr(importlib.util, "find_spec", without_cupy)
     # An index no test interns, so the device is looked up afresh.
-    with pytest.raises(ModuleNotFoundError, match=r'pip install "cowarray\[cuda12\]"'):
+    hint = r'pip install "cupy-cuda12x>=14".*pip install -e "\.\[cuda12\]"'
+    with pytest.raises(ModuleNotFoundError, match=hint):
         ca.Device("cuda", 63)
     assert ("cuda", 63) not in ca.Device._interned
 

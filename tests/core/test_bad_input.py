@@ -127,7 +127,7 @@ CASES: list[tuple[str, Callable[[dict[str, ca.Array]], Any], type[Exception], st
         "cuda without cupy",
         lambda a: ca.zeros(2, device="cuda:0"),
         ModuleNotFoundError,
-        "cowarray\\[cuda12\\]",
+        "cupy-cuda12x",
     ),
 ]
 

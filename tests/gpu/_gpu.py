@@ -13,7 +13,7 @@ import pytest
 from cowarray.testing import available_devices
 
 cupy: Any = pytest.importorskip(
-    "cupy", reason='GPU tests need CuPy and a CUDA GPU (pip install "cowarray[cuda12]")'
+    "cupy", reason='GPU tests need CuPy and a CUDA GPU (pip install -e ".[cuda12]" in this clone)'
 )
 if not any(device.kind == "cuda" for device in available_devices()):
     pytest.skip(
