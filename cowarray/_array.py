@@ -844,11 +844,7 @@ def _index_component(array: Array, part: Any) -> Any:
             raise ValueError(
                 f"an index array on {part._device} cannot index an array on {array._device}"
             )
-        if part._data.dtype.kind not in "iub":
-            raise IndexError(
-                f"arrays used as indices must be of integer or boolean dtype, got {part.dtype}"
-            )
-        return part._data
+        return _index_array(part._data)
     if kind is bool:
         return part  # a boolean scalar index: a new axis of length 1 or 0
     if isinstance(part, (list, range)):
@@ -858,12 +854,7 @@ def _index_component(array: Array, part: Any) -> Any:
     if hasattr(part, "__array_interface__") and getattr(part, "ndim", 0) > 0:
         # A NumPy index array (torch, JAX and CuPy take them too): read once,
         # never kept, so it cannot alias the array it indexes.
-        converted = array._device.backend.asarray(part)
-        if converted.dtype.kind not in "iub":
-            raise IndexError(
-                f"arrays used as indices must be of integer or boolean dtype, got {part.dtype}"
-            )
-        return converted
+        return _index_array(array._device.backend.asarray(part))
     try:
         return operator.index(part)
     except TypeError:
@@ -871,6 +862,14 @@ def _index_component(array: Array, part: Any) -> Any:
             f"{part!r} is not a valid index: use integers, slices, ..., None, "
             "or integer/boolean arrays"
         ) from None
+
+
+def _index_array(data: Any) -> Any:
+    if data.dtype.kind not in "iub":
+        raise IndexError(
+            f"arrays used as indices must be of integer or boolean dtype, got {data.dtype}"
+        )
+    return data
 
 
 def _backend_value(array: Array, value: Any) -> Any:

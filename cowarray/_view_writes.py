@@ -78,16 +78,14 @@ class _Family:
 
 
 def views_token(source: Any) -> _Views:
-    """The token a new view of ``source`` holds: ``source``'s family's."""
+    """The token a new view of ``source`` holds: ``source``'s family's (a view
+    of a view of ``x`` is still ``x``'s: the token is passed on, not nested)."""
     family = source._family
     if type(family) is _Views:
         return family
     if family is None:
         family = source._family = _Family()
     return family.views  # type: ignore[no-any-return]
-
-
-# A view of a view of x is still x's: the token is passed on, not nested.
 
 
 class _Probe:
@@ -184,7 +182,7 @@ def settle(target: Any, value: object) -> None:
 
 
 def flush() -> None:
-    """Report the held-back view write, if any."""
+    """Report the held-back view writes, if any, in the order they were found."""
     while PENDING:
         try:
             pending = PENDING.pop(0)

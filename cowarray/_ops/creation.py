@@ -423,9 +423,7 @@ def full_like(
 
 def _real_scalar(value: object, name: str) -> int | float:
     """An ``arange`` bound or step: a real Python or NumPy scalar, or a 0-d Array."""
-    if type(value) is Array and value.ndim == 0:
-        value = value._data.item()  # (SciPy passes 0-d arrays, as NumPy allows)
-    scalar = _scalar_argument(value, name, "int or float (or a 0-d array)")
+    scalar = _bound_argument(value, name, "int or float (or a 0-d array)")
     if isinstance(scalar, complex):
         raise TypeError(f"{name} must be a Python int or float, got {value!r}")
     return scalar
@@ -476,10 +474,10 @@ def linspace(
 ) -> Array:
     """``num`` evenly spaced values from ``start`` to ``stop``.
 
-    ``start`` and ``stop`` are scalars or 0-d arrays (whose device is then
-    the default). An integer ``dtype`` spaces the values in float64 and rounds
-    them towards -inf, as NumPy does; the default is float64, or complex128
-    for complex bounds.
+    ``start`` and ``stop`` are scalars or 0-d arrays (with ``device`` None,
+    the result goes to such an array's device). An integer ``dtype`` spaces
+    the values in float64 and rounds them towards -inf, as NumPy does; the
+    default is float64, or complex128 for complex bounds.
 
     Examples
     --------
@@ -513,13 +511,16 @@ def linspace(
     return new_array(data, None, target)
 
 
-def _bound_argument(value: object, name: str) -> bool | int | float | complex:
-    """A ``linspace`` bound: a Python or NumPy scalar, or a 0-d Array."""
+def _bound_argument(
+    value: object, name: str, kinds: str = "bool, int, float or complex"
+) -> bool | int | float | complex:
+    """A bound of ``linspace`` or ``arange``: a Python or NumPy scalar, or a 0-d
+    Array (SciPy passes those, as NumPy allows)."""
     if type(value) is Array:
         if value.ndim != 0:
             raise TypeError(f"{name} must be a scalar or a 0-d array, got shape {value.shape}")
         return value._data.item()  # type: ignore[no-any-return]
-    return _scalar_argument(value, name)
+    return _scalar_argument(value, name, kinds)
 
 
 def eye(
