@@ -1,8 +1,8 @@
 """Collection: skip modules whose optional library is missing; the stand-in GPU run.
 
 ``pytest --doctest-modules`` imports every module of the package; those that
-need torch or CuPy for their examples are left out when it is missing, so the
-suite passes (and says what it skipped) on a machine without them.
+need torch, CuPy or einops for their examples are left out when it is missing,
+so the suite passes (and says what it skipped) on a machine without them.
 
 ``COWARRAY_TEST_STAND_IN_GPU=1 python -m pytest`` runs only the tests
 parametrized over a ``cuda:0`` device (and those marked ``every_device``, such
@@ -25,6 +25,8 @@ STAND_IN_GPU = os.environ.get("COWARRAY_TEST_STAND_IN_GPU") == "1"
 collect_ignore: list[str] = []
 if importlib.util.find_spec("torch") is None:
     collect_ignore.append("cowarray/interop/torch.py")
+if importlib.util.find_spec("einops") is None:
+    collect_ignore.append("cowarray/interop/einops.py")
 if importlib.util.find_spec("cupy") is None:
     collect_ignore += ["cowarray/_backends/cupy.py", "cowarray/_backends/_cupy_namespace.py"]
 

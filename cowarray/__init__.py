@@ -179,6 +179,9 @@ from .debug import shares_buffer as shares_buffer
 from .debug import sharing_picture as sharing_picture
 from .debug import trace as trace
 from .debug import warn_on_copy as warn_on_copy
+from .interop import register_einops as _register_einops
 
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"
+
+_register_einops()  # einops.rearrange(x, ...) on Arrays, when einops is installed

@@ -1,0 +1,121 @@
+"""einops' default API on cowarray Arrays: ``einops.rearrange(x, "h w -> w h")``.
+
+einops finds a backend by type: on a tensor type it has not seen,
+``einops._backends.get_backend`` walks ``AbstractBackend.__subclasses__()``
+and instantiates each subclass whose ``framework_name`` is in
+``sys.modules``. Defining :class:`CowarrayBackend` is therefore the whole
+registration (einops' maintainer recommends it for outside frameworks,
+arogozhnikov/einops#120). ``import cowarray`` imports this module when
+einops is installed (see ``cowarray.interop.register_einops``), so the order
+of ``import einops`` and ``import cowarray`` does not matter.
+
+Every method calls cowarray's namespace (``reshape``, ``permute_dims``,
+``expand_dims``, ``broadcast_to``, the reductions, ``concat``), never a raw
+buffer, so results are values (docs/design.md rule 1): a rearrangement that
+NumPy does as a view shares the input's buffer in O(1), and writing either
+array leaves the other unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from einops._backends import AbstractBackend
+
+from .._array import Array
+
+__all__ = ["CowarrayBackend"]
+
+
+class CowarrayBackend(AbstractBackend):
+    """The einops backend for :class:`cowarray.Array` (einops creates it itself).
+
+    Examples
+    --------
+    >>> import einops
+    >>> import cowarray as ca
+    >>> x = ca.reshape(ca.arange(6.0), (2, 3))
+    >>> y = einops.rearrange(x, "h w -> w h")    # a view: shares x's buffer
+    >>> y
+    cowarray.Array([[0., 3.],
+                    [1., 4.],
+                    [2., 5.]], dtype=float64)
+    >>> y[0, 0] = 100.0                            # writes y only
+    >>> x[0, 0]
+    cowarray.Array(0., dtype=float64)
+    >>> einops.reduce(x, "h w -> w", "max")
+    cowarray.Array([3., 4., 5.], dtype=float64)
+    """
+
+    framework_name = "cowarray"
+
+    def __init__(self) -> None:
+        # einops instantiates backends lazily, after ``import cowarray`` is done
+        import numpy
+
+        import cowarray
+
+        self.xp = cowarray
+        self.np = numpy
+
+    def is_appropriate_type(self, tensor: object) -> bool:
+        return isinstance(tensor, Array)
+
+    def from_numpy(self, x: Any) -> Array:
+        return self.xp.asarray(x, copy=True)
+
+    def to_numpy(self, x: Array) -> Any:
+        # a copy, never rule 4's writable alias: einops.asnumpy(x) is a new value
+        return self.np.asarray(x.to_device("cpu"), copy=True)
+
+    def arange(self, start: int, stop: int) -> Array:
+        return self.xp.arange(start, stop)
+
+    def reshape(self, x: Array, shape: Sequence[int]) -> Array:
+        return self.xp.reshape(x, tuple(shape))
+
+    def transpose(self, x: Array, axes: Sequence[int]) -> Array:
+        return self.xp.permute_dims(x, tuple(axes))
+
+    def reduce(self, x: Array, operation: str, axes: tuple[int, ...]) -> Array:
+        # einops' reductions (min, max, sum, mean, prod, any, all) are standard names
+        reduction = getattr(self.xp, operation)
+        result: Array = reduction(x, axis=axes)
+        return result
+
+    def stack_on_zeroth_dimension(self, tensors: list[Array]) -> Array:
+        return self.xp.stack(tensors)
+
+    def add_axis(self, x: Array, new_position: int) -> Array:
+        return self.xp.expand_dims(x, axis=new_position)
+
+    def add_axes(self, x: Array, n_axes: int, pos2len: dict[int, int]) -> Array:
+        # repeat as a broadcast (O(1), as einops.array_api and torch's expand);
+        # a write to the result copies it first (rule 3)
+        for position in sorted(pos2len):
+            x = self.xp.expand_dims(x, axis=position)
+        shape = list(x.shape)
+        for position, length in pos2len.items():
+            shape[position] = length
+        return self.xp.broadcast_to(x, tuple(shape))
+
+    def tile(self, x: Array, repeats: tuple[int, ...]) -> Array:
+        return self.xp.tile(x, repeats)
+
+    def concat(self, tensors: Sequence[Array], axis: int) -> Array:
+        return self.xp.concat(list(tensors), axis=axis)
+
+    def is_float_type(self, x: Array) -> bool:
+        # einops asks before a mean; cowarray's mean takes real and complex floats
+        return bool(self.xp.isdtype(x.dtype, ("real floating", "complex floating")))
+
+    def einsum(self, pattern: str, *x: Array) -> Array:
+        # NumPy hands the call back to cowarray (rule 11): a cowarray Array on
+        # the inputs' device, joining an input's buffer where einsum is a view
+        result = self.np.einsum(pattern, *x)
+        if type(result) is not Array:  # NumPy computed on exports: never hand those out
+            raise NotImplementedError(
+                "einops.einsum on cowarray Arrays needs NumPy's protocols (docs/design.md rule 11)"
+            )
+        return result
