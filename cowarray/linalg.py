@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ._ops.linalg import EighResult as EighResult
 from ._ops.linalg import EigResult as EigResult
+from ._ops.linalg import LstsqResult as LstsqResult
 from ._ops.linalg import QRResult as QRResult
 from ._ops.linalg import SlogdetResult as SlogdetResult
 from ._ops.linalg import SVDResult as SVDResult
@@ -19,11 +20,13 @@ from ._ops.linalg import eigh as eigh
 from ._ops.linalg import eigvals as eigvals
 from ._ops.linalg import eigvalsh as eigvalsh
 from ._ops.linalg import inv as inv
+from ._ops.linalg import lstsq as lstsq
 from ._ops.linalg import matmul as matmul
 from ._ops.linalg import matrix_norm as matrix_norm
 from ._ops.linalg import matrix_power as matrix_power
 from ._ops.linalg import matrix_rank as matrix_rank
 from ._ops.linalg import matrix_transpose as matrix_transpose
+from ._ops.linalg import norm as norm
 from ._ops.linalg import outer as outer
 from ._ops.linalg import pinv as pinv
 from ._ops.linalg import qr as qr
@@ -46,11 +49,13 @@ __all__ = [
     "eigvals",
     "eigvalsh",
     "inv",
+    "lstsq",
     "matmul",
     "matrix_norm",
     "matrix_power",
     "matrix_rank",
     "matrix_transpose",
+    "norm",
     "outer",
     "pinv",
     "qr",

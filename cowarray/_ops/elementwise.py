@@ -74,6 +74,7 @@ __all__ = [
     "real",
     "reciprocal",
     "remainder",
+    "around",
     "round",
     "sign",
     "signbit",
@@ -249,9 +250,6 @@ logical_not = _unary("logical_not", "The logical NOT of each boolean element.",
     "ca.logical_not(ca.asarray([True, False]))", "cowarray.Array([False,  True], dtype=bool)")
 reciprocal = _unary("reciprocal", "``1 / x`` for each element of a floating-point array.",
     "ca.reciprocal(ca.asarray([2.0, 4.0]))", "cowarray.Array([0.5 , 0.25], dtype=float64)")
-round = _unary("round", "Each element rounded to the nearest integer-valued number "
-    "(halves to even).",
-    "ca.round(ca.asarray([0.5, 1.5, -2.7]))", "cowarray.Array([ 0.,  2., -3.], dtype=float64)")
 sign = _unary("sign", "The sign of each element: -1, 0 or 1 (``x / |x|`` for complex).",
     "ca.sign(ca.asarray([-3, 0, 5]))", "cowarray.Array([-1,  0,  1], dtype=int64)")
 signbit = _unary("signbit", "Whether the sign bit of each element is set (true for -0.0).",
@@ -420,3 +418,55 @@ def _clip_bound(x: Array, bound: object, name: str) -> object:
         info = iinfo(x.dtype)
         return builtins.min(builtins.max(bound, info.min), info.max)
     return bound
+
+
+_round_to_integers: Callable[[Array], Array] = unary_operation("round")
+
+
+def round(x: Array, /, *, decimals: int = 0) -> Array:
+    """Each element rounded to ``decimals`` decimal places (halves to even).
+
+    ``round(x)`` is the standard's (to integer-valued numbers); ``decimals``
+    is NumPy's: negative values round to tens, hundreds, ... For complex
+    ``x`` both parts are rounded.
+
+    Parameters
+    ----------
+    x : Array
+        A numeric array.
+    decimals : int, default 0
+        The number of decimal places, keyword-only.
+
+    Returns
+    -------
+    Array
+        A new array of ``x``'s dtype; ``x`` is never modified.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.round(ca.asarray([0.5, 1.5, -2.7]))
+    cowarray.Array([ 0.,  2., -3.], dtype=float64)
+    >>> ca.round(ca.asarray([1.234, 15.0]), decimals=1)
+    cowarray.Array([ 1.2, 15. ], dtype=float64)
+    """
+    if decimals == 0 and type(decimals) is int:
+        return _round_to_integers(x)
+    if type(x) is not Array:
+        raise TypeError(f"round expects a cowarray Array, got {type(x).__name__}")
+    if isinstance(decimals, bool) or not isinstance(decimals, int):
+        raise TypeError(f"round: decimals must be an int, got {type(decimals).__name__}")
+    check_dtypes("round", x.dtype)
+    return wrap(x._device.backend.xp.round(x._data, decimals=decimals), x._device, (x,))
+
+
+def around(a: Array, /, decimals: int = 0) -> Array:
+    """NumPy's name for :func:`round`: ``a`` rounded to ``decimals`` decimal places.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.around(ca.asarray([1250.0, 1.25]), -2)
+    cowarray.Array([1200.,    0.], dtype=float64)
+    """
+    return round(a, decimals=decimals)

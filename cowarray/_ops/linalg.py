@@ -23,6 +23,7 @@ from ._results import fresh
 __all__ = [
     "EigResult",
     "EighResult",
+    "LstsqResult",
     "QRResult",
     "SVDResult",
     "SlogdetResult",
@@ -35,11 +36,13 @@ __all__ = [
     "eigvals",
     "eigvalsh",
     "inv",
+    "lstsq",
     "matmul",
     "matrix_norm",
     "matrix_power",
     "matrix_rank",
     "matrix_transpose",
+    "norm",
     "outer",
     "pinv",
     "qr",
@@ -66,6 +69,15 @@ class EigResult(NamedTuple):
 
     eigenvalues: Array
     eigenvectors: Array
+
+
+class LstsqResult(NamedTuple):
+    """The result of :func:`lstsq` (NumPy's tuple, with names)."""
+
+    x: Array
+    residuals: Array
+    rank: int
+    s: Array
 
 
 class QRResult(NamedTuple):
@@ -998,3 +1010,163 @@ def vector_norm(
         x._data, axis=axes, keepdims=keepdims, ord=order
     )
     return wrap(result, x._device, (x,))
+
+
+# -- NumPy's linalg beyond the standard ---------------------------------------
+
+
+def _floating_input(x: Any, name: str, function: str) -> Array:
+    """``x``, with integers and booleans converted to float64 as NumPy's linalg does."""
+    require_array(x, name, function)
+    if x.dtype.kind in "biu":
+        return fresh(x._device.backend.xp.astype(x._data, to_dtype("float64")), x._device, (x,))
+    _check_kind(x, name, function, "fc")
+    return x  # type: ignore[no-any-return]
+
+
+def norm(
+    x: Array,
+    /,
+    ord: int | float | Literal["fro", "nuc"] | None = None,
+    axis: int | tuple[int, ...] | None = None,
+    keepdims: bool = False,
+) -> Array:
+    """NumPy's ``linalg.norm``: a vector or matrix norm, chosen by ``axis`` and ``ord``.
+
+    With ``axis=None``: the 2-norm of ``x`` flattened if ``ord`` is None,
+    else the vector norm of a 1-D or the matrix norm of a 2-D ``x``. An int
+    ``axis`` (or a 1-tuple) gives vector norms, a pair of axes matrix norms.
+    The standard's :func:`vector_norm` and :func:`matrix_norm` say the same
+    with fewer cases.
+
+    Parameters
+    ----------
+    x : Array
+        Integers and booleans are converted to ``float64``, as in NumPy.
+    ord : {None, int, float, inf, -inf, "fro", "nuc"}
+        Vector norms take any number (``0`` counts non-zeros); matrix norms
+        ``1``, ``-1``, ``2``, ``-2``, ``inf``, ``-inf``, ``"fro"``, ``"nuc"``.
+    axis : int or pair of int, optional
+    keepdims : bool, default False
+
+    Returns
+    -------
+    Array
+        Real norms of ``x``'s precision.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.linalg.norm(ca.asarray([[3, 4], [0, 0]]))
+    cowarray.Array(5., dtype=float64)
+    >>> ca.linalg.norm(ca.asarray([[1.0, -2.0], [3.0, 4.0]]), ord=1)
+    cowarray.Array(6., dtype=float64)
+    >>> ca.linalg.norm(ca.asarray([[1.0, -2.0], [3.0, 4.0]]), ord=ca.inf, axis=1)
+    cowarray.Array([2., 4.], dtype=float64)
+    """
+    x = _floating_input(x, "x", "norm")
+    if type(keepdims) is not bool:
+        raise TypeError(f"norm: keepdims must be a bool, got {type(keepdims).__name__}")
+    if axis is None:
+        if ord is None:
+            return vector_norm(x, keepdims=keepdims)
+        if x.ndim not in (1, 2):
+            raise ValueError(
+                f"norm: with ord={ord!r} and no axis, x must be 1-D or 2-D, got shape {x.shape}"
+            )
+        axes = tuple(range(x.ndim))
+    else:
+        axes = normalize_axes(axis, x.ndim) or ()
+    if len(axes) == 1:
+        if isinstance(ord, str):
+            raise ValueError(f"norm: ord={ord!r} is a matrix norm; vectors take numbers")
+        return vector_norm(x, axis=axes, keepdims=keepdims, ord=2 if ord is None else ord)
+    if len(axes) != 2:
+        raise ValueError(f"norm: axis must name one axis or two, got {axis!r}")
+    xp = x._device.backend.xp
+    moved = wrap(xp.moveaxis(x._data, axes, (-2, -1)), x._device, (x,))
+    result = matrix_norm(moved, ord="fro" if ord is None else ord)
+    if not keepdims:
+        return result
+    return wrap(xp.expand_dims(result._data, tuple(sorted(axes))), x._device, (result,))
+
+
+def lstsq(a: Array, b: Array, /, rcond: float | None = None) -> LstsqResult:
+    """The least-squares solution ``x`` of ``a @ x = b`` (NumPy's ``linalg.lstsq``).
+
+    Computed from the singular value decomposition of ``a`` on every
+    backend: singular values at most ``rcond`` times the largest count as
+    zero.
+
+    Parameters
+    ----------
+    a : Array
+        ``(M, N)`` coefficients (integers are converted to ``float64``).
+    b : Array
+        ``(M,)`` or ``(M, K)`` right-hand sides.
+    rcond : float, optional
+        The cut-off ratio; ``max(M, N)`` times the machine epsilon by
+        default (NumPy's default), machine epsilon if negative.
+
+    Returns
+    -------
+    LstsqResult
+        ``x`` (``(N,)`` or ``(N, K)``), ``residuals`` (the squared 2-norm of
+        each column of ``b - a @ x``, shape ``(1,)`` or ``(K,)``; empty unless
+        ``a`` has full column rank ``N < M``), ``rank`` (an int) and ``s``
+        (the singular values). It unpacks as NumPy's tuple does.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> a = ca.asarray([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]])
+    >>> x, residuals, rank, s = ca.linalg.lstsq(a, ca.asarray([1.0, 2.0, 4.0]))
+    >>> x
+    cowarray.Array([0.83333333, 1.5       ], dtype=float64)
+    >>> residuals, rank
+    (cowarray.Array([0.16666667], dtype=float64), 2)
+    """
+    a = _floating_input(a, "a", "lstsq")
+    b = _floating_input(b, "b", "lstsq")
+    device = common_device(a, b)
+    dtype = promote(a.dtype, b.dtype)
+    if a.ndim != 2:
+        raise ValueError(f"lstsq: a must be 2-D, got shape {a.shape}")
+    if b.ndim not in (1, 2) or b.shape[0] != a.shape[0]:
+        raise ValueError(
+            f"lstsq: b must be ({a.shape[0]},) or ({a.shape[0]}, K) to fit a of shape "
+            f"{a.shape}, got {b.shape}"
+        )
+    if rcond is not None and (isinstance(rcond, bool) or not isinstance(rcond, (int, float))):
+        raise TypeError(f"lstsq: rcond must be a float or None, got {type(rcond).__name__}")
+    xp = device.backend.xp
+    m, n = a.shape
+    data = _as_dtype(a._data, dtype)
+    rhs = _as_dtype(b._data, dtype)
+    rhs = xp.reshape(rhs, (m, 1)) if b.ndim == 1 else rhs
+    u, s, vh = xp.linalg.svd(data, full_matrices=False)
+    eps = float(xp.finfo(s.dtype).eps)
+    cut = eps * max(m, n) if rcond is None else (eps if rcond < 0 else float(rcond))
+    largest = xp.max(s) if s.size else xp.zeros((), dtype=s.dtype)
+    kept = s > cut * largest
+    rank = int(xp.sum(xp.astype(kept, to_dtype("int64"))))
+    safe = xp.where(kept, s, xp.ones((), dtype=s.dtype))
+    inverse = xp.where(kept, 1 / safe, xp.zeros((), dtype=s.dtype))
+    projected = xp.matmul(xp.conj(xp.permute_dims(u, (1, 0))), rhs)
+    solution = xp.matmul(
+        xp.conj(xp.permute_dims(vh, (1, 0))), xp.astype(inverse, dtype)[:, None] * projected
+    )
+    if rank == n and m > n:
+        error = rhs - xp.matmul(data, solution)
+        magnitude = xp.abs(error)
+        residuals = xp.sum(magnitude * magnitude, axis=0)
+    else:
+        residuals = xp.zeros((0,), dtype=s.dtype)
+    if b.ndim == 1:
+        solution = xp.reshape(solution, (n,))
+    return LstsqResult(
+        fresh(solution, device),
+        fresh(residuals, device),
+        rank,
+        fresh(s, device),
+    )

@@ -659,3 +659,112 @@ def test_matrix_power_is_a_value_for_every_exponent(n: int, backend_device: ca.D
     # NumPy's matrix_power(a, 1) returns a itself: the result must not alias x
     x = ca.asarray([[2.0, 1.0], [0.0, 1.0]], device=backend_device)
     assert_value(ca.linalg.matrix_power(x, n), x)
+
+
+# -- NumPy's norm and lstsq ------------------------------------------------------
+
+NORM_CASES: list[tuple[tuple[int, ...], str, dict[str, Any]]] = [
+    ((5,), "float64", {}),
+    ((5,), "float32", {"ord": 1}),
+    ((5,), "float64", {"ord": -np.inf}),
+    ((5,), "float64", {"ord": 0}),
+    ((5,), "complex128", {"ord": 3}),
+    ((3, 4), "float64", {}),
+    ((3, 4), "float64", {"ord": "fro"}),
+    ((3, 4), "float64", {"ord": "nuc"}),
+    ((3, 4), "float64", {"ord": 2}),
+    ((3, 4), "float64", {"ord": -1}),
+    ((3, 4), "float64", {"ord": np.inf, "keepdims": True}),
+    ((3, 4), "float32", {"axis": 0}),
+    ((3, 4), "float64", {"axis": -1, "ord": 1, "keepdims": True}),
+    ((2, 3, 4), "float64", {}),
+    ((2, 3, 4), "float64", {"keepdims": True}),
+    ((2, 3, 4), "float64", {"axis": (2, 0)}),
+    ((2, 3, 4), "complex64", {"axis": (0, 2), "ord": -2, "keepdims": True}),
+    ((2, 3, 4), "float64", {"axis": (1,), "ord": 0.5}),
+    ((0, 3), "float64", {}),
+]
+
+
+@pytest.mark.parametrize(("shape", "dtype", "options"), NORM_CASES)
+def test_norm_matches_numpy(
+    shape: tuple[int, ...], dtype: str, options: dict[str, Any], backend_device: ca.Device
+) -> None:
+    model = _random(shape, dtype)
+    x = ca.asarray(model, device=backend_device)
+    result = ca.linalg.norm(x, **options)
+    expected = np.linalg.norm(model, **options)
+    got = to_numpy(result)
+    assert got.dtype == np.asarray(expected).dtype
+    np.testing.assert_allclose(got, expected, rtol=1e-5 if "64" not in dtype else 1e-10)
+    assert result.device == backend_device
+    assert_value(result, x)
+
+
+def test_norm_converts_integers_and_refuses_bad_orders(backend_device: ca.Device) -> None:
+    x = ca.asarray([[3, 4], [0, 0]], device=backend_device)
+    assert ca.linalg.norm(x).dtype == ca.float64
+    assert float(ca.linalg.norm(x)) == 5.0
+    with pytest.raises(ValueError, match="matrix norm"):
+        ca.linalg.norm(ca.asarray([1.0, 2.0], device=backend_device), ord="fro")
+    with pytest.raises(ValueError, match="1-D or 2-D"):
+        ca.linalg.norm(ca.zeros((2, 2, 2), device=backend_device), ord=2)
+    with pytest.raises(ValueError, match="one axis or two"):
+        ca.linalg.norm(ca.zeros((2, 2, 2), device=backend_device), axis=(0, 1, 2))
+    with pytest.raises(ValueError, match="ord"):
+        ca.linalg.norm(ca.zeros((2, 2), device=backend_device), ord=3)
+    with pytest.raises(TypeError, match="cowarray Array"):
+        ca.linalg.norm(np.zeros(2))
+    with pytest.raises(TypeError, match="keepdims"):
+        ca.linalg.norm(x, keepdims=1)
+
+
+@pytest.mark.parametrize(
+    ("shape_a", "shape_b", "rcond"),
+    [
+        ((6, 3), (6,), None),
+        ((6, 3), (6, 2), None),
+        ((3, 5), (3,), None),
+        ((4, 4), (4, 3), -1.0),
+        ((5, 3), (5,), 0.5),
+    ],
+)
+def test_lstsq_matches_numpy(
+    shape_a: tuple[int, ...],
+    shape_b: tuple[int, ...],
+    rcond: float | None,
+    backend_device: ca.Device,
+) -> None:
+    a_model, b_model = _random(shape_a), _random(shape_b)
+    a = ca.asarray(a_model, device=backend_device)
+    b = ca.asarray(b_model, device=backend_device)
+    solution, residuals, rank, s = ca.linalg.lstsq(a, b, rcond=rcond)
+    expected = np.linalg.lstsq(a_model, b_model, rcond=rcond)
+    for got, want in ((solution, expected[0]), (residuals, expected[1]), (s, expected[3])):
+        assert to_numpy(got).shape == want.shape
+        assert to_numpy(got).dtype == want.dtype
+        np.testing.assert_allclose(to_numpy(got), want, rtol=1e-9, atol=1e-12)
+        assert got.device == backend_device
+    assert rank == int(expected[2]) and type(rank) is int
+    assert_value(solution, a, b)
+
+
+def test_lstsq_of_a_rank_deficient_matrix_and_bad_input(backend_device: ca.Device) -> None:
+    a_model = np.asarray([[1.0, 2.0], [2.0, 4.0], [3.0, 6.0]])
+    b_model = np.asarray([1.0, 2.0, 3.5])
+    a = ca.asarray(a_model, device=backend_device)
+    result = ca.linalg.lstsq(a, ca.asarray(b_model, device=backend_device))
+    expected = np.linalg.lstsq(a_model, b_model)
+    np.testing.assert_allclose(to_numpy(result.x), expected[0], rtol=1e-10)
+    assert result.rank == 1 and to_numpy(result.residuals).shape == (0,)
+    ints = ca.linalg.lstsq(
+        ca.asarray([[1, 0], [0, 2]], device=backend_device),
+        ca.asarray([1, 2], device=backend_device),
+    )
+    np.testing.assert_allclose(to_numpy(ints.x), [1.0, 1.0])
+    with pytest.raises(ValueError, match="2-D"):
+        ca.linalg.lstsq(ca.zeros(3, device=backend_device), ca.zeros(3, device=backend_device))
+    with pytest.raises(ValueError, match="fit a"):
+        ca.linalg.lstsq(a, ca.zeros(2, device=backend_device))
+    with pytest.raises(TypeError, match="rcond"):
+        ca.linalg.lstsq(a, ca.zeros(3, device=backend_device), rcond="x")
