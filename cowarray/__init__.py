@@ -34,7 +34,9 @@ from ._dtypes import uint16 as uint16
 from ._dtypes import uint32 as uint32
 from ._dtypes import uint64 as uint64
 from ._info import __array_namespace_info__ as __array_namespace_info__
+from ._methods import register as _register_methods
 from ._move import move as move
+from ._numpy_protocols import register as _register_numpy_protocols
 from ._ops.creation import arange as arange
 from ._ops.creation import asarray as asarray
 from ._ops.creation import empty as empty
@@ -253,4 +255,12 @@ from .interop import register_einops as _register_einops
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"
 
+_register_methods()  # x.sum(), x.reshape(2, 3): namespace functions by NumPy's names
+_register_numpy_protocols()  # np.sin(x), np.concatenate([x, y]) -> cowarray Arrays (rule 11)
 _register_einops()  # einops.rearrange(x, ...) on Arrays, when einops is installed
+
+
+def __getattr__(name: str) -> object:
+    from ._hints import missing_attribute
+
+    raise missing_attribute(name)

@@ -136,6 +136,10 @@ def _bind(device: Device, name: str) -> tuple[Callable[..., Any], Any]:
 
 
 def _operand(value: object, mode: int) -> Any:
+    if mode != _FUNCTION and getattr(type(value), "__array_ufunc__", None) is not None:
+        # An ndarray (or another NEP 13 array): its reflected operator calls
+        # the ufunc, which hands the call to Array.__array_ufunc__.
+        return NotImplemented
     try:
         return scalar_operand(value)
     except OperandTypeError:
@@ -304,6 +308,96 @@ class Array:
         """
         return AtIndexer(self)
 
+    if TYPE_CHECKING:
+        # NumPy's and JAX's array methods, attached by cowarray._methods.register:
+        # each is a namespace function by another name (x.sum() is ca.sum(x)).
+        real: Array
+        imag: Array
+        nbytes: int
+        itemsize: int
+
+        def reshape(self, *shape: Any, order: str = "C", copy: bool | None = None) -> Array: ...
+        def transpose(self, *axes: Any) -> Array: ...
+        def ravel(self, order: str = "C") -> Array: ...
+        def flatten(self, order: str = "C") -> Array: ...
+        def squeeze(self, axis: int | tuple[int, ...] | None = None) -> Array: ...
+        def swapaxes(self, axis1: int, axis2: int) -> Array: ...
+        def astype(
+            self,
+            dtype: Any,
+            order: str = "K",
+            casting: str = "unsafe",
+            subok: bool = True,
+            copy: bool = True,
+            *,
+            device: Any = None,
+        ) -> Array: ...
+        def view(self, dtype: Any = None) -> Array: ...
+        def sum(
+            self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False
+        ) -> Array: ...
+        def prod(
+            self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False
+        ) -> Array: ...
+        def mean(
+            self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False
+        ) -> Array: ...
+        def std(
+            self,
+            axis: Any = None,
+            dtype: Any = None,
+            out: None = None,
+            ddof: float = 0,
+            keepdims: bool = False,
+            *,
+            correction: float | None = None,
+        ) -> Array: ...
+        def var(
+            self,
+            axis: Any = None,
+            dtype: Any = None,
+            out: None = None,
+            ddof: float = 0,
+            keepdims: bool = False,
+            *,
+            correction: float | None = None,
+        ) -> Array: ...
+        def max(self, axis: Any = None, out: None = None, keepdims: bool = False) -> Array: ...
+        def min(self, axis: Any = None, out: None = None, keepdims: bool = False) -> Array: ...
+        def argmax(self, axis: Any = None, out: None = None, keepdims: bool = False) -> Array: ...
+        def argmin(self, axis: Any = None, out: None = None, keepdims: bool = False) -> Array: ...
+        def any(self, axis: Any = None, out: None = None, keepdims: bool = False) -> Array: ...
+        def all(self, axis: Any = None, out: None = None, keepdims: bool = False) -> Array: ...
+        def cumsum(self, axis: int | None = None, dtype: Any = None, out: None = None) -> Array: ...
+        def cumprod(
+            self, axis: int | None = None, dtype: Any = None, out: None = None
+        ) -> Array: ...
+        def clip(self, min: Any = None, max: Any = None, out: None = None) -> Array: ...
+        def round(self, decimals: int = 0, out: None = None) -> Array: ...
+        def conj(self) -> Array: ...
+        def conjugate(self) -> Array: ...
+        def dot(self, b: Array, out: None = None) -> Array: ...
+        def nonzero(self) -> tuple[Array, ...]: ...
+        def sort(
+            self,
+            axis: int = -1,
+            kind: str | None = None,
+            order: None = None,
+            *,
+            stable: bool | None = None,
+        ) -> None: ...
+        def argsort(
+            self,
+            axis: int = -1,
+            kind: str | None = None,
+            order: None = None,
+            *,
+            stable: bool | None = None,
+        ) -> Array: ...
+        def item(self, *args: Any) -> Any: ...
+        def tolist(self) -> Any: ...
+        def fill(self, value: Any) -> None: ...
+
     # -- protocol methods ---------------------------------------------------
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> types.ModuleType:
@@ -380,8 +474,10 @@ class Array:
         return self._device.backend.dlpack_device(self._data)
 
     __hash__: Final = None  # type: ignore[assignment]
-    # NumPy must defer to our reflected operators instead of returning ndarrays.
-    __array_ufunc__: Final = None
+    # NumPy's protocols (NEP 13, NEP 18), registered by cowarray._numpy_protocols:
+    # NumPy functions and ufuncs on Arrays return Arrays, with value semantics.
+    __array_ufunc__: Callable[..., Any]
+    __array_function__: Callable[..., Any]
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
         """A NumPy array with these values: by default a zero-copy, writable alias.
@@ -449,6 +545,11 @@ class Array:
         return self._data.item()
 
     def __bool__(self) -> bool:
+        if self._data.ndim != 0:
+            raise TypeError(
+                f"bool() needs a 0-dimensional array, this one has shape {self.shape}: "
+                "the truth of several values is ambiguous; use ca.any(x) or ca.all(x)"
+            )
         return bool(self._scalar("bool"))
 
     def __int__(self) -> int:

@@ -44,6 +44,11 @@ _COMBINE: Final = {
 }
 
 
+_IN_PLACE_SYMBOLS: Final = {
+    "add": "+", "subtract": "-", "multiply": "*", "divide": "/", "power": "**",
+}  # fmt: skip
+
+
 class AtIndexer:
     """What ``x.at`` returns: index it to choose where to update."""
 
@@ -54,6 +59,13 @@ class AtIndexer:
 
     def __getitem__(self, index: Any) -> _At:
         return _At(self.array, index)
+
+    def __setitem__(self, index: Any, values: Any) -> None:
+        # The JAX habit that looks like NumPy's x[i] = v: say what does it.
+        raise TypeError(
+            "x.at[index] = v does not update anything: .at makes a new array, so write "
+            "x = x.at[index].set(v) (or x[index] = v to change x itself)"
+        )
 
     def __repr__(self) -> str:
         return "<cowarray .at indexer; use x.at[index].set(values) and friends>"
@@ -84,6 +96,28 @@ class _At:
 
     def __repr__(self) -> str:
         return f"<cowarray .at[{self.index!r}] of an array of shape {self.array.shape}>"
+
+    def _in_place_habit(self, method: str) -> TypeError:
+        return TypeError(
+            f"x.at[index] {_IN_PLACE_SYMBOLS[method]}= v does not update anything: .at makes a "
+            f"new array, so write x = x.at[index].{method}(v) (or x[index] "
+            f"{_IN_PLACE_SYMBOLS[method]}= v to change x itself)"
+        )
+
+    def __iadd__(self, values: Any) -> _At:
+        raise self._in_place_habit("add")
+
+    def __isub__(self, values: Any) -> _At:
+        raise self._in_place_habit("subtract")
+
+    def __imul__(self, values: Any) -> _At:
+        raise self._in_place_habit("multiply")
+
+    def __itruediv__(self, values: Any) -> _At:
+        raise self._in_place_habit("divide")
+
+    def __ipow__(self, values: Any) -> _At:
+        raise self._in_place_habit("power")
 
     def get(
         self,

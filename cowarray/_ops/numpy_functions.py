@@ -43,12 +43,6 @@ from ._results import fresh
 from .creation import eye
 from .manipulation import _concat_error, _gather, permute_dims
 
-# The array methods (cowarray/_methods.py) find these here too; they live with
-# their kind in numpy_math and numpy_statistics.
-from .numpy_math import dot as dot
-from .numpy_statistics import cumprod as cumprod
-from .numpy_statistics import cumsum as cumsum
-
 __all__ = [
     "append",
     "array_split",

@@ -1,0 +1,409 @@
+"""NumPy's and JAX's array methods on the Array, each a namespace function by another name.
+
+``x.sum(axis=0)`` is :func:`cowarray.sum`, ``x.reshape(2, 3)`` is
+:func:`cowarray.reshape`, ``x.T`` was already :func:`cowarray.permute_dims`:
+the methods translate NumPy's method signatures (positional ``axis``,
+``ddof=``, ``kind=``, varargs shapes) into the namespace's and call it, so
+there is one implementation of each operation. They are the set JAX arrays
+offer that fits a value type:
+
+- ``out=`` is accepted only as ``None``: a method result is a new value (assign
+  it, ``y[...] = x.sum(axis=0)``, to write it into ``y`` through copy-on-write).
+- ``x.sort()`` and ``x.fill(v)`` change ``x`` in place as NumPy's do, through
+  the copy-on-write write path (``x[...] = ...``): other values that share
+  ``x``'s buffer keep theirs.
+- ``x.view(dtype)`` reinterprets the bytes as another dtype; the result is a
+  view that joins ``x``'s buffer (rule 1), so writing either copies first.
+
+Registered on the Array by :func:`register` (called from ``cowarray/__init__.py``),
+as JAX attaches its methods: ``_array.py`` imports nothing of this module.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any, Final
+
+import numpy as np
+
+from . import _dtypes
+from ._array import Array, lazy_clone, view_of
+from ._ops import (
+    creation,
+    data_types,
+    elementwise,
+    manipulation,
+    numpy_functions,
+    numpy_math,
+    numpy_statistics,
+    searching,
+    sorting,
+    statistical,
+    utility,
+)
+
+__all__ = ["register"]
+
+
+def _no_out(out: object, method: str) -> None:
+    if out is not None:
+        raise TypeError(
+            f"x.{method}(out=...) is not supported: cowarray arrays are values, so a "
+            f"method returns a new one; write it into an array with y[...] = x.{method}(...)"
+        )
+
+
+def _shape_arguments(shape: tuple[Any, ...], method: str) -> Any:
+    """``(2, 3)`` or ``((2, 3),)``, as NumPy takes a shape, as one tuple."""
+    if len(shape) == 1 and not isinstance(shape[0], int):
+        (only,) = shape
+        if only is None:
+            return None
+        try:
+            return tuple(operator.index(n) for n in only)
+        except TypeError:
+            raise TypeError(
+                f"x.{method}() takes integers or one tuple of integers, got {only!r}"
+            ) from None
+    try:
+        return tuple(operator.index(n) for n in shape)
+    except TypeError:
+        raise TypeError(
+            f"x.{method}() takes integers or one tuple of integers, got {shape!r}"
+        ) from None
+
+
+def _c_order(order: object, method: str) -> None:
+    if order not in ("C", "K", "A"):
+        raise ValueError(
+            f"x.{method}(order={order!r}) is not supported: cowarray arrays are indexed in "
+            "C order; use permute_dims to change the axis order instead"
+        )
+
+
+def _all_axes(x: Array, axis: Any) -> Any:
+    """NumPy's ``axis=None`` for functions whose standard form needs an axis."""
+    return tuple(range(x.ndim)) if axis is None else axis
+
+
+# -- shape ----------------------------------------------------------------------
+
+
+def reshape(self: Array, *shape: Any, order: str = "C", copy: bool | None = None) -> Array:
+    _c_order(order, "reshape")
+    if not shape:
+        raise TypeError("x.reshape() needs a shape, e.g. x.reshape(2, 3) or x.reshape((2, 3))")
+    return manipulation.reshape(self, _shape_arguments(shape, "reshape"), copy=copy)
+
+
+def transpose(self: Array, *axes: Any) -> Array:
+    order = _shape_arguments(axes, "transpose") if axes else None
+    if order is None:
+        order = tuple(range(self.ndim - 1, -1, -1))
+    return manipulation.permute_dims(self, order)
+
+
+def ravel(self: Array, order: str = "C") -> Array:
+    _c_order(order, "ravel")
+    return numpy_functions.ravel(self)
+
+
+def flatten(self: Array, order: str = "C") -> Array:
+    # NumPy's flatten copies so that the result is independent: a value is.
+    _c_order(order, "flatten")
+    return numpy_functions.ravel(self)
+
+
+def squeeze(self: Array, axis: int | tuple[int, ...] | None = None) -> Array:
+    if axis is None:
+        axis = tuple(i for i, n in enumerate(self.shape) if n == 1)
+    return manipulation.squeeze(self, axis)
+
+
+def swapaxes(self: Array, axis1: int, axis2: int) -> Array:
+    return numpy_functions.swapaxes(self, axis1, axis2)
+
+
+# -- dtype ----------------------------------------------------------------------
+
+
+def astype(
+    self: Array,
+    dtype: Any,
+    order: str = "K",
+    casting: str = "unsafe",
+    subok: bool = True,
+    copy: bool = True,
+    *,
+    device: Any = None,
+) -> Array:
+    _c_order(order, "astype")
+    target = _dtypes.to_dtype(dtype)
+    rule: Any = casting
+    if casting != "unsafe" and not np.can_cast(self.dtype, target, casting=rule):
+        raise TypeError(
+            f"x.astype({target}, casting={casting!r}): {self.dtype} cannot be cast to "
+            f"{target} under the {casting!r} rule; pass casting='unsafe' to convert anyway"
+        )
+    return data_types.astype(self, target, copy=copy, device=device)
+
+
+def view(self: Array, dtype: Any = None) -> Array:
+    if dtype is None:
+        return lazy_clone(self)
+    target = _dtypes.to_dtype(dtype)
+    data = self._data
+    last = data.shape[-1] if data.ndim else 1
+    itemsize, new_itemsize = data.dtype.itemsize, target.itemsize
+    if data.ndim == 0 and itemsize != new_itemsize:
+        raise ValueError(
+            f"x.view({target}) of a 0-dimensional {self.dtype} array changes the item size "
+            f"({itemsize} to {new_itemsize} bytes); view a 1-dimensional array instead"
+        )
+    if itemsize != new_itemsize and (
+        (last * itemsize) % new_itemsize or (data.ndim and data.strides[-1] != itemsize)
+    ):
+        raise ValueError(
+            f"x.view({target}) needs the last axis to be contiguous and {last * itemsize} "
+            f"bytes to divide into {new_itemsize}-byte items; take ca.asarray(x, copy=True) "
+            "or reshape first"
+        )
+    return view_of(self, data.view(target))
+
+
+# -- reductions -----------------------------------------------------------------
+
+
+def sum(
+    self: Array,
+    axis: int | tuple[int, ...] | None = None,
+    dtype: Any = None,
+    out: None = None,
+    keepdims: bool = False,
+) -> Array:
+    _no_out(out, "sum")
+    return statistical.sum(self, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def prod(
+    self: Array,
+    axis: int | tuple[int, ...] | None = None,
+    dtype: Any = None,
+    out: None = None,
+    keepdims: bool = False,
+) -> Array:
+    _no_out(out, "prod")
+    return statistical.prod(self, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def mean(
+    self: Array,
+    axis: int | tuple[int, ...] | None = None,
+    dtype: Any = None,
+    out: None = None,
+    keepdims: bool = False,
+) -> Array:
+    _no_out(out, "mean")
+    x = self if dtype is None else data_types.astype(self, _dtypes.to_dtype(dtype))
+    return statistical.mean(x, axis=axis, keepdims=keepdims)
+
+
+def _spread(name: str, function: Callable[..., Array]) -> Callable[..., Array]:
+    def method(
+        self: Array,
+        axis: int | tuple[int, ...] | None = None,
+        dtype: Any = None,
+        out: None = None,
+        ddof: int | float = 0,
+        keepdims: bool = False,
+        *,
+        correction: int | float | None = None,
+    ) -> Array:
+        _no_out(out, name)
+        if correction is not None and ddof != 0:
+            raise ValueError(f"x.{name}() takes ddof= or correction=, not both (they are one)")
+        x = self if dtype is None else data_types.astype(self, _dtypes.to_dtype(dtype))
+        return function(
+            x, axis=axis, correction=ddof if correction is None else correction, keepdims=keepdims
+        )
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+std = _spread("std", statistical.std)
+var = _spread("var", statistical.var)
+
+
+def _extremum(name: str, function: Callable[..., Array]) -> Callable[..., Array]:
+    def method(self: Array, axis: Any = None, out: None = None, keepdims: bool = False) -> Array:
+        _no_out(out, name)
+        return function(self, axis=axis, keepdims=keepdims)
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+max = _extremum("max", statistical.max)
+min = _extremum("min", statistical.min)
+argmax = _extremum("argmax", searching.argmax)
+argmin = _extremum("argmin", searching.argmin)
+any = _extremum("any", utility.any)
+all = _extremum("all", utility.all)
+
+
+def _cumulative(name: str, function: Callable[..., Array]) -> Callable[..., Array]:
+    def method(self: Array, axis: int | None = None, dtype: Any = None, out: None = None) -> Array:
+        _no_out(out, name)
+        return function(self, axis=axis, dtype=dtype)
+
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+cumsum = _cumulative("cumsum", numpy_statistics.cumsum)
+cumprod = _cumulative("cumprod", numpy_statistics.cumprod)
+
+
+# -- elementwise ----------------------------------------------------------------
+
+
+def clip(self: Array, min: Any = None, max: Any = None, out: None = None) -> Array:
+    _no_out(out, "clip")
+    return elementwise.clip(self, min, max)
+
+
+def round(self: Array, decimals: int = 0, out: None = None) -> Array:
+    _no_out(out, "round")
+    return elementwise.round(self, decimals=decimals)
+
+
+def conj(self: Array) -> Array:
+    return elementwise.conj(self)
+
+
+def _real(self: Array) -> Array:
+    return elementwise.real(self)
+
+
+def _imag(self: Array) -> Array:
+    if self.dtype.kind != "c":  # as NumPy's: a real array's imaginary part is zero
+        return creation.zeros_like(self)
+    return elementwise.imag(self)
+
+
+def dot(self: Array, b: Array, out: None = None) -> Array:
+    _no_out(out, "dot")
+    return numpy_math.dot(self, b)
+
+
+# -- searching and sorting ------------------------------------------------------
+
+
+def nonzero(self: Array) -> tuple[Array, ...]:
+    return searching.nonzero(self)
+
+
+def _stable(kind: object, stable: bool | None, method: str) -> bool:
+    if kind not in (None, "quicksort", "stable", "mergesort", "heapsort"):
+        raise ValueError(
+            f"x.{method}(kind={kind!r}): kind is one of 'quicksort', 'mergesort', "
+            "'heapsort', 'stable'"
+        )
+    if stable is not None:
+        return bool(stable)
+    return kind in ("stable", "mergesort")
+
+
+def _no_order(order: object, method: str) -> None:
+    if order is not None:
+        raise ValueError(f"x.{method}(order=...) sorts structured arrays, which cowarray has not")
+
+
+def sort(
+    self: Array,
+    axis: int = -1,
+    kind: str | None = None,
+    order: None = None,
+    *,
+    stable: bool | None = None,
+) -> None:
+    # In place, as NumPy's: written through copy-on-write, so values that
+    # share this array's buffer keep theirs.
+    _no_order(order, "sort")
+    self[...] = sorting.sort(self, axis=axis, stable=_stable(kind, stable, "sort"))
+
+
+def argsort(
+    self: Array,
+    axis: int = -1,
+    kind: str | None = None,
+    order: None = None,
+    *,
+    stable: bool | None = None,
+) -> Array:
+    _no_order(order, "argsort")
+    return sorting.argsort(self, axis=axis, stable=_stable(kind, stable, "argsort"))
+
+
+# -- to Python and in-place filling ---------------------------------------------
+
+
+def item(self: Array, *args: Any) -> Any:
+    if not args:
+        if self.size != 1:
+            raise ValueError(
+                f"x.item() needs an array of one element, this one has {self.size} "
+                f"(shape {self.shape}); pick one with x.item(i) or x[i, j].item()"
+            )
+        return manipulation.reshape(self, ())._scalar("item")
+    if len(args) == 1 and isinstance(args[0], tuple):
+        args = args[0]
+    if len(args) == 1:
+        flat = operator.index(args[0])
+        if not -self.size <= flat < self.size:
+            raise IndexError(
+                f"x.item({flat}): index out of range for an array of {self.size} elements"
+            )
+        return manipulation.reshape(self, (-1,))[flat]._scalar("item")
+    if len(args) != self.ndim:
+        raise IndexError(
+            f"x.item() takes one flat index or {self.ndim} indices for shape {self.shape}, "
+            f"got {len(args)}"
+        )
+    return self[tuple(operator.index(i) for i in args)]._scalar("item")
+
+
+def tolist(self: Array) -> Any:
+    return self._device.backend.to_numpy(self._data).tolist()
+
+
+def fill(self: Array, value: Any) -> None:
+    self[...] = value
+
+
+_METHODS: Final = {
+    f.__name__: f
+    for f in (
+        reshape, transpose, ravel, flatten, squeeze, swapaxes, astype, view, sum, prod,
+        mean, std, var, max, min, argmax, argmin, any, all, cumsum, cumprod, clip, round,
+        conj, dot, nonzero, sort, argsort, item, tolist, fill,
+    )
+}  # fmt: skip
+
+
+def register() -> None:
+    """Attach the methods to the Array (called once, by ``cowarray/__init__.py``)."""
+    for name, method in _METHODS.items():
+        method.__qualname__ = f"Array.{name}"
+        setattr(Array, name, method)
+    Array.conjugate = conj  # type: ignore[method-assign]
+    Array.real = property(_real, doc="The real part (:func:`cowarray.real`).")  # type: ignore[assignment]
+    Array.imag = property(_imag, doc="The imaginary part (:func:`cowarray.imag`).")  # type: ignore[assignment]
+    Array.nbytes = property(  # type: ignore[assignment]
+        lambda self: self.size * self.dtype.itemsize, doc="The size of the elements in bytes."
+    )
+    Array.itemsize = property(  # type: ignore[assignment]
+        lambda self: self.dtype.itemsize, doc="The size of one element in bytes."
+    )
