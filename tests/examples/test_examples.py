@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = os.path.join(ROOT, "examples")
 
@@ -102,3 +104,12 @@ def test_functional_loop_copies_only_when_an_old_state_is_still_held() -> None:
         "x[i] = v": nothing,
     }
     assert lines[10].startswith("using a moved array: this array was moved")
+
+
+def test_dask_reduction_prints_what_the_dask_page_shows() -> None:
+    pytest.importorskip("dask.array", reason="the Dask example needs dask[array] (the test extra)")
+    out = run("dask_reduction.py")
+    with open(os.path.join(ROOT, "docs", "dask.md")) as f:
+        page = f.read()
+    shown = page.split("It prints:\n\n```text\n", 1)[1].split("```", 1)[0]
+    assert out == shown
