@@ -33,6 +33,7 @@ from ._dtypes import uint8 as uint8
 from ._dtypes import uint16 as uint16
 from ._dtypes import uint32 as uint32
 from ._dtypes import uint64 as uint64
+from ._dask_hook import watch_for_dask as _watch_for_dask
 from ._info import __array_namespace_info__ as __array_namespace_info__
 from ._methods import register as _register_methods
 from ._move import move as move
@@ -258,9 +259,14 @@ __array_api_version__ = "2025.12"
 _register_methods()  # x.sum(), x.reshape(2, 3): namespace functions by NumPy's names
 _register_numpy_protocols()  # np.sin(x), np.concatenate([x, y]) -> cowarray Arrays (rule 11)
 _register_einops()  # einops.rearrange(x, ...) on Arrays, when einops is installed
+_watch_for_dask()  # cowarray.dask registers its chunk type whenever dask.array is imported
 
 
 def __getattr__(name: str) -> object:
+    if name in ("to_dask", "from_dask"):  # Dask is imported when asked for, not before
+        from . import dask
+
+        return getattr(dask, name)
     from ._hints import missing_attribute
 
     raise missing_attribute(name)

@@ -102,30 +102,32 @@ def _check_dl_device(dl_device: object, name: str) -> tuple[int, int] | None:
 
 
 class _Regions:
-    """Address ranges of exposed and foreign buffers, keyed by their record.
+    """Exposed and foreign buffers, keyed by their record, for imports to check.
 
     Entries hold their record weakly (a record's holders are counted by
     reference count): an entry disappears when its record dies, or when the
-    last consumer of a non-foreign buffer releases it.
+    last consumer of a non-foreign buffer releases it. An entry keeps the
+    exported backend array, not its address range: the range is computed the
+    first time an import asks (``overlaps``), so an export pays only for the
+    entry (byte_bounds was a tenth of ``to_torch``).
     """
 
     def __init__(self) -> None:
-        # id(record) -> (weak ref to record, DLPack device, first, past-the-end)
-        self._entries: dict[int, tuple[weakref.ref[_cow.Buffer], tuple[int, int], int, int]] = {}
+        # id(record) -> [weak ref to record, backend, backend array, (first, end) or None]
+        self._entries: dict[int, list[Any]] = {}
         # The core's lock: a release can run from a collection inside one of the
         # core's sections, and must then not wait on a second lock.
         self.lock = _cow.LOCK
 
     def add(self, buf: _cow.Buffer, backend: Backend, data: Any) -> None:
-        first, end = backend.address_range(data)
-        if first == end:
+        if not data.size:
             return  # no bytes: nothing can alias it
         key = id(buf)
         with self.lock:
             if key in self._entries:
                 return
             reference = weakref.ref(buf, functools.partial(self._forget, key))
-            self._entries[key] = (reference, backend.dlpack_device(data), first, end)
+            self._entries[key] = [reference, backend, data, None]
 
     def _forget(self, key: int, _: object = None) -> None:
         with self.lock:
@@ -135,16 +137,22 @@ class _Regions:
         self._forget(id(buf))
 
     def overlaps(self, backend: Backend, data: Any) -> bool:
+        if not self._entries:
+            return False
         first, end = backend.address_range(data)
-        if first == end or not self._entries:
+        if first == end:
             return False
         device = backend.dlpack_device(data)
         with self.lock:
             entries = list(self._entries.values())
-        return any(
-            where == device and first < stop and start < end and reference() is not None
-            for reference, where, start, stop in entries
-        )
+        for entry in entries:
+            reference, owner, exported, span = entry
+            if span is None:
+                span = entry[3] = (owner.dlpack_device(exported), *owner.address_range(exported))
+            where, start, stop = span
+            if where == device and first < stop and start < end and reference() is not None:
+                return True
+        return False
 
 
 REGIONS: Final = _Regions()

@@ -126,8 +126,21 @@ def _wrapped(result: Any, device: Any, sources: tuple[Array, ...]) -> Any:
     if isinstance(result, list):
         return [_wrapped(r, device, sources) for r in result]
     if isinstance(result, (np.ndarray, np.generic)) or type(result) is device.backend.array_type:
+        _check_holdable(result)
         return wrap(result, device, sources)
     return result
+
+
+def _check_holdable(result: Any) -> None:
+    # NumPy can make what a cowarray Array cannot hold (structured, string,
+    # object, datetime dtypes). TypeError, as asarray raises for such data:
+    # Dask's arg reductions fall back to another layout on exactly that.
+    if result.dtype.kind not in "biufc":
+        raise TypeError(
+            f"this NumPy function made an array of dtype {result.dtype}, which cowarray "
+            "arrays cannot hold (they hold bool, integer, floating and complex numbers); "
+            "call it on np.asarray(x, copy=True) to get a NumPy array"
+        )
 
 
 def _write_out(out: Any, result: Any) -> Any:
@@ -166,7 +179,10 @@ def _plain_call(ufunc: Any, device: Any, inputs: tuple[Any, ...]) -> Any:
             return None
     result = ufunc(*args)
     if type(result) is tuple:
+        for r in result:
+            _check_holdable(r)
         return tuple(fresh(r, device) for r in result)
+    _check_holdable(result)
     return fresh(result, device)
 
 
@@ -243,6 +259,7 @@ def _plain_function_call(func: Any, device: Any, args: Any, kwargs: Any) -> Any:
             return _NOT_PLAIN
     result = getattr(func, "_implementation", func)(*call_args, **call_kwargs)
     if type(result) is np.ndarray or isinstance(result, np.generic):
+        _check_holdable(result)
         return fresh(result, device, tuple(sources))
     return _wrapped(result, device, tuple(sources))
 

@@ -10,7 +10,6 @@ worker processes on 127.0.0.1.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 import subprocess
@@ -35,29 +34,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 VALUES = np.random.default_rng(13).uniform(0.5, 1.5, size=(12, 10))
 CHUNKS = (5, 4)  # uneven edge chunks on both axes
 
-
-def _structured_results_refused() -> bool:
-    """Whether NumPy's functions refuse to make cowarray arrays of a structured dtype.
-
-    Dask's argmin/argmax build a structured chunk with ``np.empty_like`` and
-    fall back to a dict when the chunk type refuses (TypeError, as CuPy does).
-    cowarray._numpy_protocols still wraps the structured result instead.
-    """
-    try:
-        np.empty_like(ca.zeros(1), dtype=[("vals", "f8"), ("arg", "i8")])
-    except TypeError:
-        return True
-    return False
-
-
-ARG_REDUCTIONS_BLOCKED = pytest.mark.xfail(
-    not _structured_results_refused(),
-    reason="np.empty_like(x, dtype=<structured>) gives a cowarray Array with a structured "
-    "dtype instead of raising TypeError (cowarray/_numpy_protocols.py), so Dask's "
-    "arg_chunk indexes it by field name",
-    raises=IndexError,
-    strict=True,
-)
 
 Graph = Callable[[Any, Any], Any]  # (dask array, its chunks' namespace) -> dask array
 
@@ -105,14 +81,10 @@ GRAPHS: dict[str, Graph] = {
 #: Graphs whose ``_meta`` Dask builds without the chunks (it assumes NumPy),
 #: though the chunks it computes are cowarray Arrays.
 META_FROM_NUMPY = {"d[d > 1] (boolean mask)": "slice_with_bool_dask_array passes no meta"}
-BLOCKED = {"argmin": ARG_REDUCTIONS_BLOCKED, "argmax over axis 0": ARG_REDUCTIONS_BLOCKED}
 
 
 def _cases() -> list[Any]:
-    return [
-        pytest.param(name, id=name, marks=[BLOCKED[name]] if name in BLOCKED else [])
-        for name in GRAPHS
-    ]
+    return [pytest.param(name, id=name) for name in GRAPHS]
 
 
 def _host(value: Any) -> Any:
@@ -376,8 +348,7 @@ def _init_watches_for_dask() -> bool:
 
 
 def test_import_cowarray_alone_registers_when_dask_array_arrives() -> None:
-    if not _init_watches_for_dask():
-        pytest.skip("cowarray/__init__.py does not call cowarray._dask_hook.watch_for_dask() yet")
+    assert _init_watches_for_dask()
     assert _python("import sys, cowarray, dask.array;" + REGISTERED) == "True True True"
 
 
@@ -401,8 +372,6 @@ def client() -> Iterator[Any]:
         pytest.skip(f"distributed.LocalCluster could not start here: {error!r}")
     try:
         with distributed.Client(cluster, set_as_default=False, timeout="20s") as connected:
-            if not _init_watches_for_dask():  # until then, what a user has to do
-                connected.run(importlib.import_module, "cowarray.dask")
             yield connected
     finally:
         cluster.close(timeout=20)
@@ -451,9 +420,20 @@ def test_workers_compute_the_values_to_dask_took(client: Any) -> None:
 
 
 def test_workers_register_the_hooks_by_themselves(client: Any) -> None:
-    if not _init_watches_for_dask():
-        pytest.skip("cowarray/__init__.py does not call cowarray._dask_hook.watch_for_dask() yet")
     d = to_dask(ca.asarray(VALUES), chunks=CHUNKS)
     _within(30, lambda: client.compute(da.tensordot(d, d, axes=((1,), (1,)))).result(timeout=30))
     seen = client.run(lambda: "cowarray.dask" in sys.modules)
     assert set(seen.values()) == {True}
+
+
+def test_the_bridges_are_reachable_from_the_namespace() -> None:
+    import cowarray.dask
+
+    assert ca.to_dask is cowarray.dask.to_dask
+    assert ca.from_dask is cowarray.dask.from_dask
+
+
+def test_structured_results_are_refused_with_a_type_error() -> None:
+    # Dask's arg reductions fall back to a dict on exactly this TypeError.
+    with pytest.raises(TypeError, match="cannot hold"):
+        np.empty_like(ca.zeros(3), dtype=[("vals", "f8"), ("arg", "i8")])
