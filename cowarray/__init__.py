@@ -17,6 +17,7 @@ from ._constants import inf as inf
 from ._constants import nan as nan
 from ._constants import newaxis as newaxis
 from ._constants import pi as pi
+from ._dask_hook import watch_for_dask as _watch_for_dask
 from ._devices import Device as Device
 from ._dlpack import from_dlpack as from_dlpack
 from ._dtypes import bool as bool
@@ -33,7 +34,6 @@ from ._dtypes import uint8 as uint8
 from ._dtypes import uint16 as uint16
 from ._dtypes import uint32 as uint32
 from ._dtypes import uint64 as uint64
-from ._dask_hook import watch_for_dask as _watch_for_dask
 from ._info import __array_namespace_info__ as __array_namespace_info__
 from ._methods import register as _register_methods
 from ._move import move as move
