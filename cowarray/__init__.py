@@ -12,6 +12,10 @@ from . import linalg as linalg
 from . import random as random
 from ._array import Array as Array
 from ._array import lazy_clone as lazy_clone
+from ._backends._parallel import get_num_threads as get_num_threads
+from ._backends._parallel import get_parallel_threshold as get_parallel_threshold
+from ._backends._parallel import set_num_threads as set_num_threads
+from ._backends._parallel import set_parallel_threshold as set_parallel_threshold
 from ._constants import e as e
 from ._constants import inf as inf
 from ._constants import nan as nan

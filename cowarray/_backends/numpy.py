@@ -12,6 +12,8 @@ from typing import Any, Final
 
 import numpy as np
 
+from ._parallel import parallel_ufunc
+
 __all__ = ["NUMPY_BACKEND", "NumpyBackend"]
 
 
@@ -39,10 +41,10 @@ def _floor_divide(x1: Any, x2: Any, /, out: Any = None) -> Any:
     # quotient there (+-inf, +-0). ``out`` may be x1 itself (in-place //=).
     first = x1 if isinstance(x1, np.ndarray) else np.asarray(x2)
     if first.dtype.kind != "f":
-        return np.floor_divide(x1, x2, out=out)
+        return _PARALLEL["floor_divide"](x1, x2, out=out)
     special = np.isinf(x1) != np.isinf(x2)
     if not special.any():
-        return np.floor_divide(x1, x2, out=out)
+        return _PARALLEL["floor_divide"](x1, x2, out=out)
     with np.errstate(divide="ignore", invalid="ignore"):
         quotient = np.true_divide(x1, x2)
         result = np.floor_divide(x1, x2, out=out)
@@ -57,7 +59,7 @@ def _expm1(x: np.ndarray, /) -> Any:
     # is infinite or NaN (expm1(inf+0j) gives inf+nanj), where exp(x) - 1 has
     # them, and keeps the sign of a -0 real part (the standard: +0).
     if x.dtype.kind != "c":
-        return np.expm1(x)
+        return _PARALLEL["expm1"](x)
     with np.errstate(invalid="ignore", over="ignore"):
         result = np.asarray(np.expm1(x))
         special = ~np.isfinite(x.real)
@@ -73,7 +75,7 @@ def _tanh(x: np.ndarray, /) -> Any:
     # For an infinite real part and a finite imaginary part y NumPy gives
     # +-1 with the sign of sin(2y) on the zero imaginary part; the standard
     # wants the sign of y (1 + 0j for y > 0), as conj(tanh(z)) == tanh(conj(z)).
-    result = np.tanh(x)
+    result = _PARALLEL["tanh"](x)
     if x.dtype.kind != "c":
         return result
     special = np.isinf(x.real) & np.isfinite(x.imag)
@@ -102,8 +104,92 @@ _UNBUFFERED: dict[str, np.ufunc] = {
 }
 
 
+# The standard's element-wise functions (and the operators' functions) that
+# NumPy serves with a ufunc: above a size threshold the namespace computes
+# them on every core, bitwise as NumPy does (cowarray/_backends/_parallel.py).
+_ELEMENTWISE: Final = (
+    "abs",
+    "acos",
+    "acosh",
+    "add",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "bitwise_and",
+    "bitwise_invert",
+    "bitwise_left_shift",
+    "bitwise_or",
+    "bitwise_right_shift",
+    "bitwise_xor",
+    "ceil",
+    "conj",
+    "copysign",
+    "cos",
+    "cosh",
+    "divide",
+    "equal",
+    "exp",
+    "expm1",
+    "floor",
+    "floor_divide",
+    "greater",
+    "greater_equal",
+    "hypot",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "less",
+    "less_equal",
+    "log",
+    "log10",
+    "log1p",
+    "log2",
+    "logaddexp",
+    "logical_and",
+    "logical_not",
+    "logical_or",
+    "logical_xor",
+    "maximum",
+    "minimum",
+    "multiply",
+    "negative",
+    "nextafter",
+    "not_equal",
+    "positive",
+    "pow",
+    "reciprocal",
+    "remainder",
+    "sign",
+    "signbit",
+    "sin",
+    "sinh",
+    "sqrt",
+    "square",
+    "subtract",
+    "tan",
+    "tanh",
+    "trunc",
+)
+
+
+def _parallel_ufuncs() -> dict[str, Any]:
+    ufuncs = {name: getattr(np, name, None) for name in _ELEMENTWISE}
+    return {
+        name: parallel_ufunc(ufunc)
+        for name, ufunc in ufuncs.items()
+        if isinstance(ufunc, np.ufunc) and ufunc.signature is None and ufunc.nout == 1
+    }
+
+
+#: name -> the ufunc, split over threads for big arrays
+_PARALLEL: Final = _parallel_ufuncs()
+
+
 def _standard_namespace() -> types.SimpleNamespace:
     names = {name: getattr(np, name) for name in dir(np) if not name.startswith("_")}
+    names.update(_PARALLEL)
     names.update(_RENAMED)
     names["linalg"] = np.linalg
     names["fft"] = np.fft

@@ -1,0 +1,639 @@
+"""Element-wise ufuncs on every core for big arrays (the NumPy backend's ``xp``).
+
+NumPy's element-wise loops release the GIL, so one call can be split into
+blocks of its output computed at the same time on a thread pool. The NumPy
+backend's namespace holds, for each element-wise ufunc of the standard, a
+wrapper made by :func:`parallel_ufunc`. Below the threshold it calls the
+ufunc at once: one type test and one size test are all that tiny arrays pay,
+and they never touch the pool. At or above it the wrapper
+
+- allocates the output once, with the dtype and memory layout NumPy would
+  give it (the ufunc itself resolves both, on empty or 2-per-axis slices of
+  the inputs);
+- splits the output into contiguous blocks: along the flattened output in
+  its memory order when the output and every broadcast input have that
+  layout, with block edges on multiples of :data:`BLOCK_ALIGN` elements;
+  otherwise along the outermost axis long enough; otherwise it makes one call;
+- computes ``ufunc(*input_blocks, out=output_block)`` for every block, the
+  calling thread taking blocks too (it takes any a busy pool has not started,
+  so a call never waits on a queue behind other callers' work).
+
+Results are bitwise identical to one NumPy call: every element is computed by
+the same loop from the same operands, and the loops do not depend on where an
+element sits in a call (``tests/backends/test_parallel_elementwise.py``
+checks this on every ufunc, dtype and layout it can).
+
+NumPy's floating-point error state lives in each thread (a context variable in
+NumPy 2). The pool's threads keep theirs at ``"call"`` with a callback that
+records which flags a block raised; the caller computes its own blocks under
+the same recording state (or as they are, when it ignores every flag). It then
+reports the union once, in NumPy's order and words, under its own
+``np.errstate``: ``raise`` raises FloatingPointError, ``warn`` warns once
+(naming the line that called the operation), ``call``, ``print`` and ``log``
+do what NumPy does. An exception in a block is raised in the caller once
+every block has finished.
+
+Given ``out=`` (the in-place operators write ``ufunc(x, y, out=x)``), an
+input that may share memory with ``out`` other than element for element makes
+it one NumPy call, which handles the overlap.
+
+The pool holds ``get_num_threads() - 1`` daemon threads and is made on first
+use; importing cowarray starts none. A forked child forgets its parent's pool
+(``os.register_at_fork``) and makes its own. No Python lock is held while
+NumPy computes; the threads share one :class:`queue.SimpleQueue`.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import queue
+import sys
+import threading
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+import numpy as np
+
+__all__ = [
+    "BLOCK_ALIGN",
+    "DEFAULT_THRESHOLD",
+    "get_num_threads",
+    "get_parallel_threshold",
+    "parallel_ufunc",
+    "set_num_threads",
+    "set_parallel_threshold",
+]
+
+#: Elements from which a call is split, on this machine's measure: below it
+#: the pool's hand-off (about 20 us on 2 cores) costs more than it saves on
+#: ``a + b``, the cheapest loop (``benchmarks/parallel_threshold.py``).
+DEFAULT_THRESHOLD: Final = 1 << 17
+
+#: Block edges along a flattened output fall on multiples of this many
+#: elements (NumPy's buffer size), wherever the output is big enough to keep
+#: every thread busy with them: each block then starts as a one-call loop
+#: would at that element, vectorized, buffered or aligned.
+BLOCK_ALIGN: Final = 8192
+
+_THREADS_VARIABLE: Final = "COWARRAY_NUM_THREADS"
+_THRESHOLD_VARIABLE: Final = "COWARRAY_PARALLEL_THRESHOLD"
+_NEVER: Final = sys.maxsize
+
+_ndarray: Final = np.ndarray
+_SCALARS: Final = (bool, int, float, complex, np.generic)
+_COMPUTED_KINDS: Final = frozenset("biufc")
+
+# NumPy's floating-point flags, in the order its ufuncs report them.
+_FLAGS: Final = (
+    (1, "divide", "divide by zero"),
+    (2, "over", "overflow"),
+    (4, "under", "underflow"),
+    (8, "invalid", "invalid value"),
+)
+
+
+def _machine_threads() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _from_environment(variable: str, default: int, minimum: int) -> int:
+    text = os.environ.get(variable)
+    if text is None or not text.strip():
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        value = minimum - 1
+    if value < minimum:
+        warnings.warn(
+            f"{variable}={text!r} is not an integer >= {minimum}; using {default}",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return default
+    return value
+
+
+_num_threads: int = _from_environment(_THREADS_VARIABLE, _machine_threads(), 1)
+_threshold: int = _from_environment(_THRESHOLD_VARIABLE, DEFAULT_THRESHOLD, 0)
+#: What the wrappers compare sizes with: the threshold, or never with one thread.
+_gate: int = _threshold if _num_threads > 1 else _NEVER
+
+
+# -- the public settings ------------------------------------------------------------
+
+
+def set_num_threads(n: int) -> None:
+    """Set how many threads compute an element-wise operation on a big array.
+
+    Element-wise functions and operators on host arrays of at least
+    :func:`get_parallel_threshold` elements split their output into blocks
+    computed on ``n`` threads (the calling thread and ``n - 1`` others);
+    the results are bitwise those of one NumPy call. ``n=1`` computes
+    everything on the calling thread. The default is the number of CPUs this
+    process may run on, or the ``COWARRAY_NUM_THREADS`` environment variable
+    read at import. GPU arrays are unaffected.
+
+    Parameters
+    ----------
+    n : int
+        The number of threads, at least 1.
+
+    Raises
+    ------
+    TypeError
+        If ``n`` is not an integer.
+    ValueError
+        If ``n`` is less than 1.
+
+    See Also
+    --------
+    get_num_threads, set_parallel_threshold
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> before = ca.get_num_threads()
+    >>> ca.set_num_threads(1)
+    >>> ca.get_num_threads()
+    1
+    >>> ca.set_num_threads(before)
+    """
+    global _num_threads
+    count = _count("n", n, 1)
+    with _pool_lock:
+        _num_threads = count
+        _update_gate()
+        _retire_pool()
+
+
+def get_num_threads() -> int:
+    """The number of threads an element-wise operation on a big array uses.
+
+    See :func:`set_num_threads`.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.get_num_threads() >= 1
+    True
+    """
+    return _num_threads
+
+
+def set_parallel_threshold(size: int) -> None:
+    """Set the element count from which element-wise operations use every thread.
+
+    An element-wise function or operator whose output has at least ``size``
+    elements is split into blocks over :func:`get_num_threads` threads; a
+    smaller one is one NumPy call, as is everything when the thread count is
+    1. The default was measured where splitting starts to pay for ``a + b``
+    (``benchmarks/parallel_threshold.py``); the ``COWARRAY_PARALLEL_THRESHOLD``
+    environment variable, read at import, overrides it. ``0`` splits every
+    array of two elements or more (for tests).
+
+    Parameters
+    ----------
+    size : int
+        The number of elements, at least 0.
+
+    Raises
+    ------
+    TypeError
+        If ``size`` is not an integer.
+    ValueError
+        If ``size`` is negative.
+
+    See Also
+    --------
+    get_parallel_threshold, set_num_threads
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> before = ca.get_parallel_threshold()
+    >>> ca.set_parallel_threshold(10**6)
+    >>> ca.get_parallel_threshold()
+    1000000
+    >>> ca.set_parallel_threshold(before)
+    """
+    global _threshold
+    count = _count("size", size, 0)
+    with _pool_lock:
+        _threshold = count
+        _update_gate()
+
+
+def get_parallel_threshold() -> int:
+    """The element count from which element-wise operations use every thread.
+
+    See :func:`set_parallel_threshold`.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> ca.get_parallel_threshold() > 0
+    True
+    """
+    return _threshold
+
+
+def _count(name: str, value: object, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if value < minimum:
+        raise ValueError(f"{name} must be at least {minimum}, got {value}")
+    return value
+
+
+def _update_gate() -> None:
+    global _gate
+    _gate = _threshold if _num_threads > 1 else _NEVER
+
+
+# -- the pool ----------------------------------------------------------------------
+
+
+class _Job:
+    """One call's blocks; whoever pops a block index computes that block."""
+
+    __slots__ = ("blocks", "done", "errors", "flags", "pending", "ufunc")
+
+    def __init__(self, ufunc: np.ufunc, blocks: list[tuple[tuple[Any, ...], np.ndarray]]) -> None:
+        self.ufunc = ufunc
+        self.blocks = blocks
+        self.pending = list(range(len(blocks)))
+        self.done: queue.SimpleQueue[int] = queue.SimpleQueue()
+        self.errors: list[BaseException | None] = [None] * len(blocks)
+        self.flags = [0] * len(blocks)
+
+    def take(self, sink: list[int] | None) -> int:
+        """Compute one block not yet taken; its index, or -1 if none was left.
+
+        ``sink`` is where this thread's error callback puts the flags a loop
+        raised (None: this thread's error state reports nothing).
+        """
+        try:
+            index = self.pending.pop()  # atomic on every build, free-threaded too
+        except IndexError:
+            return -1
+        inputs, out = self.blocks[index]
+        try:
+            self.ufunc(*inputs, out=out)
+        except BaseException as error:  # reported by the caller, as NumPy would
+            self.errors[index] = error
+        if sink is not None:
+            self.flags[index] = sink[0]
+            sink[0] = 0
+        return index
+
+
+class _Pool:
+    """Daemon threads that take blocks of the jobs put on one queue."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self.threads = [
+            threading.Thread(
+                target=_work, args=(self.jobs,), name=f"cowarray-parallel-{i}", daemon=True
+            )
+            for i in range(workers)
+        ]
+        for thread in self.threads:
+            thread.start()
+
+    def offer(self, job: _Job, count: int) -> None:
+        for _ in range(count):
+            self.jobs.put(job)
+
+    def close(self) -> None:
+        for _ in self.threads:
+            self.jobs.put(None)
+
+
+def _work(jobs: queue.SimpleQueue[_Job | None]) -> None:
+    sink, note = _flag_sink()
+    # This thread's own error state (NumPy 2 keeps it per thread) records
+    # every flag for the caller to report under its error state.
+    np.seterr(all="call")
+    np.seterrcall(note)
+    while True:
+        job = jobs.get()
+        if job is None:
+            return
+        index = job.take(sink)
+        if index >= 0:
+            job.done.put(index)
+        del job  # a finished job's arrays go as soon as its caller lets them
+
+
+def _flag_sink() -> tuple[list[int], Callable[[str, int], None]]:
+    """A one-flag-word list and the NumPy error callback that ORs flags into it."""
+    sink = [0]
+
+    def note(_kind: str, flags: int) -> None:
+        sink[0] |= flags
+
+    return sink, note
+
+
+_pool: _Pool | None = None
+_pool_lock = threading.Lock()  # held while threads are made or retired, never while NumPy runs
+
+
+def _current_pool() -> _Pool | None:
+    """The pool for the current thread count, made on first use (None if it cannot be)."""
+    global _pool
+    pool = _pool
+    if pool is not None and pool.workers == _num_threads - 1:
+        return pool
+    with _pool_lock:
+        if _pool is None or _pool.workers != _num_threads - 1:
+            _retire_pool()
+            try:
+                _pool = _Pool(_num_threads - 1) if _num_threads > 1 else None
+            except RuntimeError:  # no new threads (interpreter shutdown): compute here
+                _pool = None
+        return _pool
+
+
+def _retire_pool() -> None:
+    global _pool
+    if _pool is not None:
+        _pool.close()  # its threads finish the jobs already queued, then end
+        _pool = None
+
+
+def _forget_pool_after_fork() -> None:
+    # The child has only the forking thread: the pool's threads are gone and
+    # the lock may have been held by one that no longer exists.
+    global _pool, _pool_lock
+    _pool = None
+    _pool_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool_after_fork)
+
+
+# -- splitting a call --------------------------------------------------------------
+
+
+def parallel_ufunc(ufunc: np.ufunc) -> Callable[..., Any]:
+    """``ufunc`` (one or two inputs, one output), computed on every core for big arrays.
+
+    The wrapper takes the inputs and ``out=`` only; the ufunc's methods
+    (``reduce``, ``at``, ...) and attributes are the ufunc's own.
+    """
+    if ufunc.nout != 1 or ufunc.nin not in (1, 2):
+        raise ValueError(f"{ufunc.__name__}: only ufuncs with 1 or 2 inputs and 1 output split")
+    function: Callable[..., Any]
+    if ufunc.nin == 1:
+
+        def unary(x: Any, /, out: Any = None) -> Any:
+            if out is None and (type(x) is not _ndarray or x.size < _gate):
+                return ufunc(x)
+            return _split_call(ufunc, (x,), out)
+
+        function = unary
+    else:
+
+        def binary(x1: Any, x2: Any, /, out: Any = None) -> Any:
+            if (
+                out is None
+                and (type(x1) is not _ndarray or x1.size < _gate)
+                and (type(x2) is not _ndarray or x2.size < _gate)
+            ):
+                return ufunc(x1, x2)
+            return _split_call(ufunc, (x1, x2), out)
+
+        function = binary
+    for name in ("reduce", "accumulate", "reduceat", "outer", "at", "resolve_dtypes"):
+        setattr(function, name, getattr(ufunc, name))
+    for name in ("nin", "nout", "nargs", "ntypes", "types", "identity", "signature"):
+        setattr(function, name, getattr(ufunc, name))
+    function.__name__ = function.__qualname__ = ufunc.__name__
+    function.__doc__ = ufunc.__doc__
+    setattr(function, "__wrapped__", ufunc)  # noqa: B010 (mypy: a function has no such slot)
+    return function
+
+
+def _split_call(ufunc: np.ufunc, inputs: tuple[Any, ...], out: Any) -> Any:
+    # (a warning names the wrapper's caller: 5 frames up from the one that warns)
+    plan = _plan(ufunc, inputs, out) if _num_threads > 1 else None
+    if plan is None:
+        return ufunc(*inputs) if out is None else ufunc(*inputs, out=out)
+    result, blocks = plan
+    _compute(ufunc, blocks, stacklevel=5)
+    return result
+
+
+def _plan(
+    ufunc: np.ufunc, inputs: tuple[Any, ...], out: Any
+) -> tuple[np.ndarray, list[tuple[tuple[Any, ...], np.ndarray]]] | None:
+    """The output and its blocks, or None where one NumPy call is the way."""
+    for x in inputs:
+        if type(x) is _ndarray:
+            if x.dtype.kind not in _COMPUTED_KINDS:
+                return None
+        elif not isinstance(x, _SCALARS):
+            return None
+    shapes = {x.shape for x in inputs if type(x) is _ndarray}
+    if len(shapes) == 1:
+        (shape,) = shapes
+    else:
+        try:
+            shape = np.broadcast_shapes(*shapes)
+        except ValueError:
+            return None  # NumPy says why
+    if out is None:
+        if math.prod(shape) < max(2, _threshold):
+            return None
+        out = _output(ufunc, inputs, shape)
+    elif not _fits(out, inputs, shape):
+        return None
+    blocks = _blocks(out, inputs, _num_threads)
+    return None if blocks is None else (out, blocks)
+
+
+def _output(ufunc: np.ufunc, inputs: tuple[Any, ...], shape: tuple[int, ...]) -> np.ndarray:
+    """An empty output of NumPy's dtype and memory layout for ``ufunc(*inputs)``."""
+    arrays = [x for x in inputs if type(x) is _ndarray]
+    if all(x.flags.c_contiguous for x in arrays):
+        # C-ordered inputs give a C-ordered output. The ufunc on empty slices
+        # gives the dtype, which depends on the operands' types only (NEP 50:
+        # a Python int out of range still raises NumPy's error, in a block).
+        key = (ufunc, *(x.dtype if isinstance(x, _TYPED) else type(x) for x in inputs))
+        dtype = _RESULT_DTYPES.get(key)
+        if dtype is None:
+            dtype = ufunc(*(_slice(x, 0) for x in inputs)).dtype
+            if len(_RESULT_DTYPES) < 1024:
+                _RESULT_DTYPES[key] = dtype
+        return np.empty(shape, dtype=dtype)
+    # Slices of two per axis keep the strides NumPy orders the output by.
+    with np.errstate(all="ignore"):
+        sample = ufunc(*(_slice(x, 2) for x in inputs))
+    return np.empty_like(sample, shape=shape)
+
+
+_TYPED: Final = (_ndarray, np.generic)
+#: (ufunc, each operand's dtype or Python type) -> the result's dtype
+_RESULT_DTYPES: dict[tuple[Any, ...], np.dtype[Any]] = {}
+
+
+def _slice(x: Any, length: int) -> Any:
+    if type(x) is not _ndarray or x.ndim == 0:
+        return x
+    return x[(slice(0, length),) * x.ndim]
+
+
+def _fits(out: Any, inputs: tuple[Any, ...], shape: tuple[int, ...]) -> bool:
+    """Whether ``out`` can be written block by block as NumPy writes it whole."""
+    if type(out) is not _ndarray or out.dtype.kind not in _COMPUTED_KINDS:
+        return False
+    if out.size < max(2, _threshold) or not out.flags.writeable:
+        return False
+    if out.ndim < len(shape) or np.broadcast_shapes(out.shape, shape) != out.shape:
+        return False
+    if any(
+        stride == 0 for stride, length in zip(out.strides, out.shape, strict=True) if length > 1
+    ):
+        return False
+    start = out.__array_interface__["data"][0]
+    for x in inputs:
+        if type(x) is _ndarray and np.may_share_memory(x, out):
+            same = (
+                x.shape == out.shape
+                and x.strides == out.strides
+                and x.__array_interface__["data"][0] == start
+            )
+            if not same:
+                return False  # partial overlap: NumPy copies as it needs
+    return True
+
+
+def _blocks(
+    out: np.ndarray, inputs: tuple[Any, ...], parts: int
+) -> list[tuple[tuple[Any, ...], np.ndarray]] | None:
+    shape = out.shape
+    views = [
+        np.broadcast_to(x, shape) if type(x) is _ndarray and x.shape != shape else x for x in inputs
+    ]
+    if out.ndim > 1 and not out.flags.c_contiguous:
+        # Walk the output in its memory order, outermost axis first.
+        order = sorted(range(out.ndim), key=lambda axis: -abs(out.strides[axis]))
+        out = out.transpose(order)
+        views = [x.transpose(order) if type(x) is _ndarray else x for x in views]
+    arrays = [x for x in views if type(x) is _ndarray]
+    if out.flags.c_contiguous and all(x.flags.c_contiguous for x in arrays):
+        flat = out.reshape(-1)
+        flats = [x.reshape(-1) if type(x) is _ndarray else x for x in views]
+        align = BLOCK_ALIGN if flat.size >= parts * BLOCK_ALIGN else 1
+        edges = _edges(flat.size, parts, align)
+        return [
+            (tuple(x[lo:hi] if type(x) is _ndarray else x for x in flats), flat[lo:hi])
+            for lo, hi in edges
+        ]
+    axis = _split_axis(out.shape, parts)
+    if axis < 0:
+        return None
+    lead = (slice(None),) * axis
+    edges = _edges(out.shape[axis], parts, 1)
+    return [
+        (
+            tuple(x[(*lead, slice(lo, hi))] if type(x) is _ndarray else x for x in views),
+            out[(*lead, slice(lo, hi))],
+        )
+        for lo, hi in edges
+    ]
+
+
+def _split_axis(shape: Sequence[int], parts: int) -> int:
+    """The outermost axis with a row for every part, else the longest; -1 if none splits."""
+    for axis, length in enumerate(shape):
+        if length >= parts:
+            return axis
+    longest = max(range(len(shape)), key=lambda axis: shape[axis], default=-1)
+    return longest if longest >= 0 and shape[longest] >= 2 else -1
+
+
+def _edges(length: int, parts: int, align: int) -> list[tuple[int, int]]:
+    step = -(-length // parts)
+    step = -(-step // align) * align
+    return [(lo, min(lo + step, length)) for lo in range(0, length, step)]
+
+
+def _compute(
+    ufunc: np.ufunc, blocks: list[tuple[tuple[Any, ...], np.ndarray]], stacklevel: int
+) -> None:
+    """Compute every block, here and on the pool; then report as one NumPy call would."""
+    record = any(mode != "ignore" for mode in np.geterr().values())
+    job = _Job(ufunc, blocks)
+    pool = _current_pool() if len(blocks) > 1 else None
+    if pool is not None:
+        pool.offer(job, min(len(blocks) - 1, pool.workers))
+    here = 0
+    if record:
+        sink, note = _flag_sink()
+        with np.errstate(all="call", call=note):
+            while job.take(sink) >= 0:
+                here += 1
+    else:  # the caller ignores every flag: so do its blocks
+        while job.take(None) >= 0:
+            here += 1
+    interrupted: BaseException | None = None
+    for _ in range(len(blocks) - here):
+        while True:
+            try:
+                job.done.get()
+                break
+            except BaseException as signal:  # a signal: finish the write first, as NumPy would
+                interrupted = interrupted or signal
+    job.blocks = []
+    if interrupted is not None:
+        raise interrupted
+    for error in job.errors:
+        if error is not None:
+            raise error
+    if record:
+        flags = 0
+        for block_flags in job.flags:
+            flags |= block_flags
+        if flags:
+            _report(ufunc.__name__, flags, stacklevel)
+
+
+def _report(name: str, flags: int, stacklevel: int) -> None:
+    """Report floating-point ``flags`` raised in ``name`` as NumPy's ufuncs do."""
+    modes = np.geterr()
+    for bit, key, kind in _FLAGS:
+        if not flags & bit or modes[key] == "ignore":  # type: ignore[literal-required]
+            continue
+        mode = modes[key]  # type: ignore[literal-required]
+        message = f"{kind} encountered in {name}"
+        if mode == "warn":
+            warnings.warn(message, RuntimeWarning, stacklevel=stacklevel)
+        elif mode == "raise":
+            raise FloatingPointError(message)
+        elif mode == "print":
+            os.write(2, f"Warning: {message}\n".encode())
+        elif mode == "call":
+            callback = np.geterrcall()
+            if callback is None or not callable(callback):
+                raise ValueError(
+                    f"python callback specified for {kind} (in {name}) but no function found."
+                )
+            callback(kind, flags)
+        elif mode == "log":
+            log = np.geterrcall()
+            if log is None or not hasattr(log, "write"):
+                raise ValueError(
+                    f"log specified for {kind} (in {name}) but no object with write method found."
+                )
+            log.write(f"Warning: {message}\n")
