@@ -58,13 +58,20 @@ _NEVER_ALIAS: Final = frozenset({np.shares_memory, np.may_share_memory})
 _MAKE_NDARRAYS: Final = frozenset({np.from_dlpack})
 
 
+#: Argument types that hold no array: passed to NumPy as they are.
+_PLAIN_VALUES: Final = frozenset({int, float, complex, bool, str, type(None)})
+
+
 class _Unknown(Exception):
     """An argument of a type cowarray defers to (it has its own protocol)."""
 
 
 def _devices(values: Any, found: list[Any]) -> None:
-    if type(values) is Array:
+    kind = type(values)
+    if kind is Array:
         found.append(values._device)
+    elif kind in _PLAIN_VALUES:
+        return
     elif isinstance(values, (list, tuple)):
         for value in values:
             _devices(value, found)
@@ -93,8 +100,12 @@ def _unwrap(value: Any, device: Any, sources: list[Array]) -> Any:
     if kind is Array:
         sources.append(value)
         return _readable(value, device)
-    if kind is list or kind is tuple:
-        return kind(_unwrap(v, device, sources) for v in value)
+    if kind in _PLAIN_VALUES:
+        return value
+    if kind is list:
+        return [_unwrap(v, device, sources) for v in value]
+    if kind is tuple:
+        return tuple([_unwrap(v, device, sources) for v in value])
     if kind is dict:
         return {k: _unwrap(v, device, sources) for k, v in value.items()}
     if (
@@ -228,7 +239,6 @@ def _ufunc_at(ufunc: Any, target: Any, indices: Any, *values: Any) -> None:
 
 
 _NOT_PLAIN: Final = object()
-_PLAIN_VALUES: Final = frozenset({int, float, complex, bool, str, type(None)})
 
 
 def _plain_argument(value: Any, device: Any, sources: list[Array]) -> Any:
