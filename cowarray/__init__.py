@@ -245,6 +245,9 @@ from ._ops.statistical import var as var
 from ._ops.utility import all as all
 from ._ops.utility import any as any
 from ._ops.utility import diff as diff
+from ._page_cow import PageCow as PageCow
+from ._page_cow import page_cow_settings as page_cow_settings
+from ._page_cow import set_page_cow as set_page_cow
 from ._view_writes import ViewWriteWarning as ViewWriteWarning
 from .debug import CopyWarning as CopyWarning
 from .debug import CowInfo as CowInfo

@@ -32,6 +32,12 @@ Rules enforced here (docs/design.md, rules 2, 3, 7 and 10; §3 there says how):
 * A holder that shares its memory copies only the region it views into a new
   compact buffer, writes there, and only then commits it, so a write that
   raises commits nothing.
+* **Page-granular copy-on-write** (off by default; docs/design.md §5): a
+  holder that shares a view of at least :data:`page_cow_min` bytes and
+  writes (``x[i] = v``) a region spanning at most :data:`PAGE_WRITE_FRACTION`
+  of the view's pages asks the backend for a clone whose pages the operating
+  system copies on first write, instead of copying the region now. The
+  backend says whether it can (host page blocks) and counts the pages copied.
 * States: *private* (one holder), *shared* (several), *exposed* (a DLPack
   consumer may write it) and *foreign* (imported; its producer may write it).
   Exposed and foreign buffers are never shared lazily: :func:`join` refuses
@@ -46,6 +52,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import operator
 import sys
 import sysconfig
 import threading
@@ -217,6 +224,16 @@ class Observer(Protocol):
         self, kind: str, holder: Holder | None, buffer: Buffer | None, nbytes: int
     ) -> None: ...
 
+
+#: Page-granular copy-on-write: None (off), or the smallest view in bytes
+#: whose sparse writes are left to the operating system's page copies. Set
+#: through :func:`cowarray.set_page_cow`.
+page_cow_min: int | None = None
+#: A write spanning more than this fraction of its view's pages copies the
+#: region eagerly: the kernel's page-at-a-time copies (a fault, a 4 KiB copy)
+#: cost more than one bulk copy beyond about 1/5 of the pages (measured,
+#: docs/design.md §5); 1/8 leaves a margin.
+PAGE_WRITE_FRACTION: Final = 0.125
 
 #: The one flag tested on hot paths: None unless something is observing.
 observer: Observer | None = None
@@ -476,7 +493,7 @@ def state_of(holder: Holder) -> str:
 # -- writing -----------------------------------------------------------------
 
 # How a write goes, decided under the lock by _claim().
-_RETRY, _IN_PLACE, _COPY = 0, 1, 2
+_RETRY, _IN_PLACE, _COPY, _COPY_SHARED = 0, 1, 2, 3
 
 
 def write(
@@ -507,8 +524,8 @@ def write(
         if way == _IN_PLACE:
             _write_in_place(holder, apply, a, b, kept, fast)
             return
-        if way == _COPY:
-            _write_to_copy(holder, data, apply, a, b, fast)
+        if way in (_COPY, _COPY_SHARED):
+            _write_to_copy(holder, data, apply, a, b, fast, way == _COPY_SHARED)
             return
 
 
@@ -544,9 +561,16 @@ def _claim(holder: Holder, data: Any, must_copy: bool) -> tuple[int, Buffer | No
             # costs its holders eager copies until one of them writes.
             return _RETRY, None
         if not sole or must_copy or buf.read_only:
+            # Only memory others hold, that this view may write, may be
+            # cloned page by page (never re-entered code: see _claim's start).
+            plain = not must_copy and not buf.read_only and _gate(buf)
             buf.shareable = _gate(buf)
-            return _COPY, None
+            return (_COPY_SHARED if plain else _COPY), None
         keep = None if _gate(buf) else buf  # plain memory: the record is dropped
+        if keep is None:
+            # Memory shared until now is written in place from here on: a
+            # page clone of it must copy its pages (the backend notes that).
+            holder._device.backend.note_write_in_place(data)
         holder._buf = marker
     finally:
         _leave(reentered)
@@ -587,12 +611,21 @@ def _write_to_copy(
     a: Any,
     b: Any,
     fast: frozenset[type],
+    shared: bool = False,
 ) -> None:
     # ``data`` is shared (nobody writes it in place) or not writable: copy
     # it, write the copy, and commit only once both have succeeded.
-    copy = holder._device.backend.copy(data)
-    apply(copy, a, b)
-    nbytes = copy.nbytes
+    backend = holder._device.backend
+    copy = None
+    if shared and page_cow_min is not None and apply is operator.setitem:
+        copy = _page_clone(backend, data, a, page_cow_min)
+    if copy is None:
+        copy = backend.copy(data)
+        apply(copy, a, b)
+        nbytes = copy.nbytes
+    else:
+        apply(copy, a, b)
+        nbytes = backend.page_copied_bytes(copy, a)  # the pages the kernel copied
     old = holder._buf
     _commit(holder, copy, fast)
     if observer is not None:
@@ -604,6 +637,17 @@ def _write_to_copy(
             _commit(holder, data, _NO_FAST_WRITE, old)
             raise
     COUNTERS.add(nbytes)
+
+
+def _page_clone(backend: Any, data: Any, index: Any, minimum: int) -> Any:
+    """A clone of ``data`` that the OS copies page by page, if ``data[index] = v``
+    is sparse enough in a big enough view and the backend can make one."""
+    if data.nbytes < minimum:
+        return None
+    touched, spanned = backend.page_write_extent(data, index)
+    if not spanned or touched > spanned * PAGE_WRITE_FRACTION:
+        return None
+    return backend.page_clone(data)
 
 
 def _commit(holder: Holder, data: Any, fast: frozenset[type], record: Buffer | None = None) -> None:

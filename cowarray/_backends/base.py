@@ -197,6 +197,34 @@ class Backend(Protocol):
         """
         ...
 
+    # -- page-granular copy-on-write (docs/design.md §5); a backend that cannot
+    #    (the CuPy backend) answers "nothing" and the core copies as before ------
+
+    def set_page_memory(self, min_bytes: int | None) -> None:
+        """Put copies of host data of ``min_bytes`` or more (None: none) in memory
+        the operating system can clone page by page."""
+        ...
+
+    def page_write_extent(self, data: Any, index: Any) -> tuple[int, int]:
+        """``(pages data[index] = v may write, pages data spans)``; ``(0, 0)``
+        where ``data`` cannot be cloned page by page (or the index is bad)."""
+        ...
+
+    def page_clone(self, data: Any) -> Any:
+        """A clone of ``data`` (same shape and strides) whose pages the operating
+        system copies only when they are first written, or None where it cannot."""
+        ...
+
+    def page_copied_bytes(self, clone: Any, index: Any) -> int:
+        """Bytes the operating system has copied into ``clone`` (a
+        :meth:`page_clone`) once ``clone[index]`` was written: whole pages, counted."""
+        ...
+
+    def note_write_in_place(self, data: Any) -> None:
+        """``data``'s memory, shared until now, is about to be written in place
+        by its last holder (a page clone of it must then copy its own pages)."""
+        ...
+
     def numpy_export_refusal(self) -> str | None:
         """Why arrays of this backend never become NumPy arrays implicitly (None: they do)."""
         ...

@@ -347,6 +347,24 @@ class CupyBackend:
         """Remember the current stream: ``data``'s memory just became shared."""
         self.share_streams.remember(_owner(data), self._stream())
 
+    # Page-granular copy-on-write is host memory's (docs/design.md §5): GPU
+    # memory keeps the region copy, so these say "cannot".
+
+    def set_page_memory(self, min_bytes: int | None) -> None:
+        return None
+
+    def page_write_extent(self, data: Any, index: Any) -> tuple[int, int]:
+        return 0, 0
+
+    def page_clone(self, data: Any) -> None:
+        return None
+
+    def page_copied_bytes(self, clone: Any, index: Any) -> int:
+        return int(clone.nbytes)
+
+    def note_write_in_place(self, data: Any) -> None:
+        return None
+
     def copy(self, data: Any) -> Any:
         with self._current():
             stream = self._stream()

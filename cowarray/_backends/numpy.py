@@ -12,6 +12,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from . import _pages
 from ._parallel import parallel_ufunc
 
 __all__ = ["NUMPY_BACKEND", "NumpyBackend"]
@@ -283,9 +284,59 @@ class NumpyBackend:
 
     def __init__(self) -> None:
         self.xp = _standard_namespace()
+        #: Copies of NumPy data at least this big go to page blocks (None: never).
+        self.page_memory_min: int | None = None
 
     def asarray(self, obj: Any, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        if copy and self.page_memory_min is not None and type(obj) is np.ndarray:
+            paged = self._page_copy(obj, dtype)
+            if paged is not None:
+                return paged
         return np.asarray(obj, dtype=dtype, copy=copy)
+
+    def _page_copy(self, obj: np.ndarray, dtype: Any) -> np.ndarray | None:
+        assert self.page_memory_min is not None
+        if obj.nbytes < self.page_memory_min or (dtype is not None and dtype != obj.dtype):
+            return None
+        paged: np.ndarray | None = _pages.allocate(obj.shape, obj.dtype)
+        if paged is not None:
+            np.copyto(paged, obj)
+        return paged
+
+    # -- page-granular copy-on-write (docs/design.md §5): cowarray/_backends/_pages.py
+
+    def set_page_memory(self, min_bytes: int | None) -> None:
+        """Copies of NumPy data of ``min_bytes`` or more go to page blocks (None: none)."""
+        self.page_memory_min = min_bytes if _pages.AVAILABLE else None
+
+    def page_write_extent(self, data: np.ndarray, index: Any) -> tuple[int, int]:
+        if not _pages.is_page_backed(data):
+            return 0, 0
+        low, high = np.lib.array_utils.byte_bounds(data)
+        spanned = _pages_between(int(low), int(high))
+        try:
+            region = _written_view(data, index)
+            if region is None:
+                touched = min(int(np.asarray(data[index]).size), spanned)
+            else:
+                low, high = np.lib.array_utils.byte_bounds(region)
+                touched = _pages_between(int(low), int(high))
+        except Exception:  # a bad index: the write itself will say so
+            return 0, 0
+        return touched, spanned
+
+    def page_clone(self, data: np.ndarray) -> np.ndarray | None:
+        if self.must_copy_before_write(data):
+            return None
+        clone: np.ndarray | None = _pages.clone(data)
+        return clone
+
+    def page_copied_bytes(self, clone: np.ndarray, index: Any) -> int:
+        region = _written_view(clone, index)
+        return _pages.copied_bytes(clone, clone if region is None else region)
+
+    def note_write_in_place(self, data: np.ndarray) -> None:
+        _pages.note_write_in_place(data)
 
     def copy(self, data: np.ndarray) -> np.ndarray:
         # order="K" keeps a transposed view's layout, so the copy is one
@@ -418,6 +469,23 @@ class NumpyBackend:
 
     def transfer(self, data: Any, source: Any, stream: Any) -> None:
         return None  # host memory is reached through to_numpy/from_numpy
+
+
+def _pages_between(low: int, high: int) -> int:
+    page = _pages.PAGE
+    return 0 if high <= low else -(-high // page) - low // page
+
+
+def _written_view(data: np.ndarray, index: Any) -> np.ndarray | None:
+    """The view of ``data`` that ``data[index] = v`` writes (a 0-d view for a
+    scalar), or None if the index selects a copy (integer or boolean arrays)."""
+    parts = index if isinstance(index, tuple) else (index,)
+    if not any(part is Ellipsis for part in parts):
+        parts = (*parts, Ellipsis)
+    region = data[parts]
+    if isinstance(region, np.ndarray) and region.base is not None and region.base is data.base:
+        return region
+    return None
 
 
 NUMPY_BACKEND = NumpyBackend()
