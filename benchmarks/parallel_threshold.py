@@ -1,14 +1,18 @@
 """Where splitting an element-wise operation over threads starts to pay, on this machine.
 
-Run: ``python benchmarks/parallel_threshold.py`` (about 40 s; ``--quick``: about 15 s).
+Run: ``python benchmarks/parallel_threshold.py`` (about 3 minutes on 2 cores;
+``--quick``: about 1 minute). Measure on an idle machine: a busy core is one
+the split cannot use.
 
-For each size it times the NumPy backend's ``add`` and ``sin`` (what the
-operators and functions call) split over every thread and as one NumPy
-call, in interleaved rounds, and prints the medians. The threshold is the
-smallest size from which splitting ``add`` (the cheapest loop, so the last
-to pay) is faster at that size and at every larger one; cowarray's
-``DEFAULT_THRESHOLD`` is that figure rounded to a power of two. Timings
-are printed, never checked.
+For each size it times the NumPy backend's ``add``, ``exp`` and ``sin``
+(what the operators and functions call) split over every thread and as one
+NumPy call, in interleaved rounds, and prints the medians. A loop "pays" from
+the smallest size from which splitting it is faster at that size and at every
+larger one measured. cowarray's ``DEFAULT_THRESHOLD`` is where ``add`` (the
+cheapest loop, so the last to pay) does, as a power of two; the costly loops
+(``exp``, ``sin``, ...) split from ``DEFAULT_THRESHOLD // COSTLY_FACTOR``,
+which should be no lower than where ``exp`` pays. Timings are printed, never
+checked.
 """
 
 from __future__ import annotations
@@ -68,13 +72,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer rounds and sizes")
     args = parser.parse_args(argv)
-    rounds, budget = (3, 0.01) if args.quick else (7, 0.02)
-    sizes = [1 << k for k in range(12 if args.quick else 10, 23)]
+    rounds, budget = (3, 0.01) if args.quick else (5, 0.02)
+    sizes = [1 << k for k in range(12, 23, 2 if args.quick else 1)]
     threads = _parallel.get_num_threads()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"{threads} threads, load average {load:.2f}; float64; ratio = split / one call")
     found: dict[str, int | None] = {}
-    for name in ("add", "sin"):
+    for name in ("add", "exp", "sin"):
         ratios = []
         print(f"\n== {name}")
         for size in sizes:
@@ -89,7 +93,10 @@ def main(argv: list[str] | None = None) -> None:
     for name, size in found.items():
         where = "never, within these sizes" if size is None else f"from {size} elements"
         print(f"splitting {name} pays {where}")
-    print(f"cowarray's DEFAULT_THRESHOLD: {_parallel.DEFAULT_THRESHOLD} elements")
+    print(
+        f"cowarray's DEFAULT_THRESHOLD: {_parallel.DEFAULT_THRESHOLD} elements; costly loops "
+        f"from {_parallel.DEFAULT_THRESHOLD // _parallel.COSTLY_FACTOR}"
+    )
 
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@ import os
 import queue
 import sys
 import threading
+import time
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, Final
@@ -66,10 +67,12 @@ __all__ = [
     "set_parallel_threshold",
 ]
 
-#: Elements from which a call is split, on this machine's measure: below it
-#: the pool's hand-off (about 20 us on 2 cores) costs more than it saves on
-#: ``a + b``, the cheapest loop (``benchmarks/parallel_threshold.py``).
-DEFAULT_THRESHOLD: Final = 1 << 17
+#: Elements from which a call is split, as measured on the 2-core machine
+#: (``benchmarks/parallel_threshold.py``): below 2^20 splitting ``a + b``, the
+#: cheapest loop, was slower than one call (the hand-off to a sleeping thread
+#: costs about 60 us there, and a thread on the other core reads the inputs
+#: from afar); from 2^20 it was faster (0.90 of the time, 0.75 at 2^21).
+DEFAULT_THRESHOLD: Final = 1 << 20
 
 #: Block edges along a flattened output fall on multiples of this many
 #: elements (NumPy's buffer size), wherever the output is big enough to keep
@@ -119,10 +122,22 @@ def _from_environment(variable: str, default: int, minimum: int) -> int:
     return value
 
 
+#: Loops that cost about as much per element as ``sin`` (tens of cycles, not
+#: one or two) split from ``threshold // COSTLY_FACTOR`` elements: splitting
+#: ``sin`` pays from about 1/32 of where ``a + b`` does
+#: (``benchmarks/parallel_threshold.py``), ``exp`` from about 1/16.
+COSTLY_FACTOR: Final = 16
+_COSTLY: Final = frozenset(
+    {np.acos, np.acosh, np.asin, np.asinh, np.atan, np.atan2, np.atanh, np.cos, np.cosh}
+    | {np.exp, np.exp2, np.expm1, np.log, np.log10, np.log1p, np.log2, np.logaddexp}
+    | {np.logaddexp2, np.power, np.sin, np.sinh, np.tan, np.tanh}
+)
+
 _num_threads: int = _from_environment(_THREADS_VARIABLE, _machine_threads(), 1)
 _threshold: int = _from_environment(_THRESHOLD_VARIABLE, DEFAULT_THRESHOLD, 0)
-#: What the wrappers compare sizes with: the threshold, or never with one thread.
+#: What the wrappers compare sizes with: the thresholds, or never with one thread.
 _gate: int = _threshold if _num_threads > 1 else _NEVER
+_costly_gate: int = _threshold // COSTLY_FACTOR if _num_threads > 1 else _NEVER
 
 
 # -- the public settings ------------------------------------------------------------
@@ -192,7 +207,9 @@ def set_parallel_threshold(size: int) -> None:
     An element-wise function or operator whose output has at least ``size``
     elements is split into blocks over :func:`get_num_threads` threads; a
     smaller one is one NumPy call, as is everything when the thread count is
-    1. The default was measured where splitting starts to pay for ``a + b``
+    1. Loops that cost tens of cycles per element (``exp``, ``log``, ``sin``,
+    ``pow`` and their kin) split from ``size // 16`` elements. The default
+    was measured where splitting starts to pay for ``a + b``
     (``benchmarks/parallel_threshold.py``); the ``COWARRAY_PARALLEL_THRESHOLD``
     environment variable, read at import, overrides it. ``0`` splits every
     array of two elements or more (for tests).
@@ -252,8 +269,13 @@ def _count(name: str, value: object, minimum: int) -> int:
 
 
 def _update_gate() -> None:
-    global _gate
+    global _gate, _costly_gate
     _gate = _threshold if _num_threads > 1 else _NEVER
+    _costly_gate = _threshold // COSTLY_FACTOR if _num_threads > 1 else _NEVER
+
+
+def _threshold_of(ufunc: np.ufunc) -> int:
+    return max(2, _threshold // COSTLY_FACTOR if ufunc in _COSTLY else _threshold)
 
 
 # -- the pool ----------------------------------------------------------------------
@@ -394,7 +416,8 @@ def parallel_ufunc(ufunc: np.ufunc) -> Callable[..., Any]:
     if ufunc.nout != 1 or ufunc.nin not in (1, 2):
         raise ValueError(f"{ufunc.__name__}: only ufuncs with 1 or 2 inputs and 1 output split")
     function: Callable[..., Any]
-    if ufunc.nin == 1:
+    costly = ufunc in _COSTLY
+    if ufunc.nin == 1 and not costly:
 
         def unary(x: Any, /, out: Any = None) -> Any:
             if out is None and (type(x) is not _ndarray or x.size < _gate):
@@ -402,7 +425,15 @@ def parallel_ufunc(ufunc: np.ufunc) -> Callable[..., Any]:
             return _split_call(ufunc, (x,), out)
 
         function = unary
-    else:
+    elif ufunc.nin == 1:
+
+        def costly_unary(x: Any, /, out: Any = None) -> Any:
+            if out is None and (type(x) is not _ndarray or x.size < _costly_gate):
+                return ufunc(x)
+            return _split_call(ufunc, (x,), out)
+
+        function = costly_unary
+    elif not costly:
 
         def binary(x1: Any, x2: Any, /, out: Any = None) -> Any:
             if (
@@ -414,6 +445,18 @@ def parallel_ufunc(ufunc: np.ufunc) -> Callable[..., Any]:
             return _split_call(ufunc, (x1, x2), out)
 
         function = binary
+    else:
+
+        def costly_binary(x1: Any, x2: Any, /, out: Any = None) -> Any:
+            if (
+                out is None
+                and (type(x1) is not _ndarray or x1.size < _costly_gate)
+                and (type(x2) is not _ndarray or x2.size < _costly_gate)
+            ):
+                return ufunc(x1, x2)
+            return _split_call(ufunc, (x1, x2), out)
+
+        function = costly_binary
     for name in ("reduce", "accumulate", "reduceat", "outer", "at", "resolve_dtypes"):
         setattr(function, name, getattr(ufunc, name))
     for name in ("nin", "nout", "nargs", "ntypes", "types", "identity", "signature"):
@@ -453,10 +496,10 @@ def _plan(
         except ValueError:
             return None  # NumPy says why
     if out is None:
-        if math.prod(shape) < max(2, _threshold):
+        if math.prod(shape) < _threshold_of(ufunc):
             return None
         out = _output(ufunc, inputs, shape)
-    elif not _fits(out, inputs, shape):
+    elif not _fits(ufunc, out, inputs, shape):
         return None
     blocks = _blocks(out, inputs, _num_threads)
     return None if blocks is None else (out, blocks)
@@ -493,14 +536,17 @@ def _slice(x: Any, length: int) -> Any:
     return x[(slice(0, length),) * x.ndim]
 
 
-def _fits(out: Any, inputs: tuple[Any, ...], shape: tuple[int, ...]) -> bool:
+def _fits(ufunc: np.ufunc, out: Any, inputs: tuple[Any, ...], shape: tuple[int, ...]) -> bool:
     """Whether ``out`` can be written block by block as NumPy writes it whole."""
     if type(out) is not _ndarray or out.dtype.kind not in _COMPUTED_KINDS:
         return False
-    if out.size < max(2, _threshold) or not out.flags.writeable:
+    if out.size < _threshold_of(ufunc) or not out.flags.writeable:
         return False
-    if out.ndim < len(shape) or np.broadcast_shapes(out.shape, shape) != out.shape:
-        return False
+    try:
+        if np.broadcast_shapes(out.shape, shape) != out.shape:
+            return False
+    except ValueError:
+        return False  # NumPy says why
     if any(
         stride == 0 for stride, length in zip(out.strides, out.shape, strict=True) if length > 1
     ):
@@ -591,7 +637,7 @@ def _compute(
     for _ in range(len(blocks) - here):
         while True:
             try:
-                job.done.get()
+                _wait(job.done)
                 break
             except BaseException as signal:  # a signal: finish the write first, as NumPy would
                 interrupted = interrupted or signal
@@ -607,6 +653,24 @@ def _compute(
             flags |= block_flags
         if flags:
             _report(ufunc.__name__, flags, stacklevel)
+
+
+def _wait(done: queue.SimpleQueue[int]) -> None:
+    """Take one index from ``done``, polling a little before sleeping on it.
+
+    A thread that sleeps is woken late on a virtual machine (tens of us for
+    the virtual CPU to run again): the blocks are about as long, so poll,
+    giving the GIL away at each turn, for as long as that costs.
+    """
+    deadline = time.perf_counter() + _POLL_SECONDS
+    while done.empty():
+        if time.perf_counter() > deadline:
+            break
+        time.sleep(0)
+    done.get()
+
+
+_POLL_SECONDS: Final = 100e-6
 
 
 def _report(name: str, flags: int, stacklevel: int) -> None:

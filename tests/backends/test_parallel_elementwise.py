@@ -231,6 +231,14 @@ def test_given_out_is_written_in_blocks_and_returned(splits: _Splits) -> None:
     assert splits.count == 2
 
 
+def test_an_out_of_the_wrong_shape_gets_numpys_error() -> None:
+    x = np.ones(10_000)
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        xp.add(x, x, out=np.empty(5_000))
+    with pytest.raises(ValueError, match="non-broadcastable output"):
+        xp.sin(x, out=np.empty((2, 10_000))[:, :1])
+
+
 def test_an_out_that_overlaps_an_input_partly_is_one_numpy_call(splits: _Splits) -> None:
     x, y = np.arange(100_000.0), np.arange(100_000.0)
     xp.add(x[1:], x[:-1], out=x[1:])
@@ -393,6 +401,17 @@ def test_below_the_threshold_nothing_is_split(splits: _Splits) -> None:
     assert splits.count == 0
     xp.add(np.ones(1_000), 1.0)
     assert splits.count == 1
+
+
+def test_costly_loops_split_from_a_sixteenth_of_the_threshold(splits: _Splits) -> None:
+    ca.set_parallel_threshold(16_000)
+    xp.sin(np.ones(999))
+    xp.add(np.ones(1_000), 1.0)
+    xp.add(np.ones(15_999), 1.0)
+    assert splits.count == 0
+    _same(xp.sin(np.ones(1_000)), np.sin(np.ones(1_000)))
+    _same(xp.pow(np.ones(1_000), 0.5), np.pow(np.ones(1_000), 0.5))
+    assert splits.count == 2
 
 
 @pytest.mark.parametrize("threads", [2, 3, 5])
