@@ -12,6 +12,7 @@ from . import linalg as linalg
 from . import random as random
 from ._array import Array as Array
 from ._array import lazy_clone as lazy_clone
+from ._at import register as _register_at
 from ._backends._parallel import get_num_threads as get_num_threads
 from ._backends._parallel import get_parallel_threshold as get_parallel_threshold
 from ._backends._parallel import set_num_threads as set_num_threads
@@ -24,6 +25,7 @@ from ._constants import pi as pi
 from ._dask_hook import watch_for_dask as _watch_for_dask
 from ._devices import Device as Device
 from ._dlpack import from_dlpack as from_dlpack
+from ._dlpack import register as _register_exports
 from ._dtypes import bool as bool
 from ._dtypes import complex64 as complex64
 from ._dtypes import complex128 as complex128
@@ -263,6 +265,8 @@ from .interop import register_einops as _register_einops
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"
 
+_register_at()  # x.at[i].set(v), JAX's functional updates
+_register_exports()  # __dlpack__ and __array__: the boundaries of rules 4 and 5
 _register_methods()  # x.sum(), x.reshape(2, 3): namespace functions by NumPy's names
 _register_numpy_protocols()  # np.sin(x), np.concatenate([x, y]) -> cowarray Arrays (rule 11)
 _register_einops()  # einops.rearrange(x, ...) on Arrays, when einops is installed

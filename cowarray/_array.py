@@ -35,6 +35,7 @@ from ._ops._checks import (
 )
 
 if TYPE_CHECKING:
+    from ._at import AtIndexer
     from ._typing import DType, Operand
 
 __all__ = ["Array", "lazy_clone", "new_array", "wrap"]
@@ -289,26 +290,22 @@ class Array:
             raise ValueError(f"x.mT needs at least 2 dimensions, this array has {self._data.ndim}")
         return view_of(self, self._data.swapaxes(-1, -2))
 
-    @property
-    def at(self) -> AtIndexer:
-        """Functional updates, JAX style: ``x.at[index].set(v)`` returns a new array.
-
-        ``get``, ``set``, ``add``, ``subtract``, ``multiply``, ``divide``,
-        ``power``, ``min``, ``max`` and ``apply`` leave ``x`` unchanged; see
-        ``cowarray._at._At`` for modes and dtype rules.
-
-        Examples
-        --------
-        >>> import cowarray as ca
-        >>> x = ca.zeros(3)
-        >>> x.at[1].add(2.0)
-        cowarray.Array([0., 2., 0.], dtype=float64)
-        >>> x
-        cowarray.Array([0., 0., 0.], dtype=float64)
-        """
-        return AtIndexer(self)
-
     if TYPE_CHECKING:
+        # Registered by the modules that implement them (their arrows point
+        # down to this one): .at by cowarray._at, the exports by cowarray._dlpack.
+        @property
+        def at(self) -> AtIndexer: ...
+        def __dlpack__(
+            self,
+            /,
+            *,
+            stream: Any = None,
+            max_version: tuple[int, int] | None = None,
+            dl_device: tuple[int, int] | None = None,
+            copy: bool | None = None,
+        ) -> Any: ...
+        def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any: ...
+
         # NumPy's and JAX's array methods, attached by cowarray._methods.register:
         # each is a namespace function by another name (x.sum() is ca.sum(x)).
         real: Array
@@ -428,40 +425,6 @@ class Array:
             moved = target.backend.from_numpy(self._device.backend.to_numpy(self._data))
         return wrap(moved, target, (self,))
 
-    def __dlpack__(
-        self,
-        /,
-        *,
-        stream: Any = None,
-        max_version: tuple[int, int] | None = None,
-        dl_device: tuple[int, int] | None = None,
-        copy: bool | None = None,
-    ) -> Any:
-        """Export as a DLPack capsule (an aliasing boundary: see ``cowarray._dlpack``).
-
-        ``copy=None`` shares memory with the consumer: this array first gets a
-        buffer no other value holds, which stays *exposed* (its clones copy
-        eagerly) until the consumer releases it. ``copy=True`` exports a copy;
-        ``copy=False`` raises BufferError if one is needed.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> import cowarray as ca
-        >>> x = ca.asarray([1.0, 2.0])
-        >>> shared = np.from_dlpack(x)     # zero-copy: NumPy and x alias
-        >>> ca.cow_info(x).state
-        'exposed'
-        >>> del shared                     # the consumer released the memory
-        >>> ca.cow_info(x).state
-        'private'
-        """
-        from ._dlpack import export
-
-        if _PENDING:
-            _view_writes.flush()
-        return export(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
-
     def __dlpack_device__(self) -> tuple[int, int]:
         """``(DLPack device type, device index)``: ``(1, 0)`` for host memory.
 
@@ -478,36 +441,6 @@ class Array:
     # NumPy functions and ufuncs on Arrays return Arrays, with value semantics.
     __array_ufunc__: Callable[..., Any]
     __array_function__: Callable[..., Any]
-
-    def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
-        """A NumPy array with these values: by default a zero-copy, writable alias.
-
-        ``np.asarray(x)`` crosses the same boundary as a DLPack export
-        (docs/design.md, rule 4): ``x`` first gets memory no other cowarray
-        value holds (a copy of its region if it shares), and that memory is
-        *exposed* while the view, or any NumPy view derived from it, lives.
-        Writes through it change ``x``, as with ``tensor.numpy()``, and never
-        any other cowarray value. ``copy=True`` (``np.array(x)``) gives an
-        independent copy; ``copy=False`` raises ValueError where ``None``
-        would copy. GPU memory raises TypeError, as CuPy's does: copy it with
-        ``to_device("cpu")``.
-        """
-        if _PENDING:
-            _view_writes.flush()
-        backend = self._device.backend
-        refusal = backend.numpy_export_refusal()
-        if refusal is not None:  # GPU memory: as CuPy, never implicitly
-            raise TypeError(refusal)
-        if copy or (dtype is not None and dtype != self._data.dtype):
-            if copy is False:
-                raise ValueError(
-                    f"np.asarray(x, dtype={dtype}, copy=False): converting {self.dtype} "
-                    "needs a copy"
-                )
-            return _numpy_copy(backend.to_numpy(self._data), dtype)
-        from . import _dlpack  # _dlpack imports this module
-
-        return _dlpack.export_to_numpy(self, copy_allowed=copy is None)
 
     def copy(self) -> Array:
         """A new value equal to this array, O(1): :func:`cowarray.lazy_clone`.
@@ -531,7 +464,7 @@ class Array:
 
     def __reduce__(self) -> tuple[Any, ...]:
         host = self._device.backend.to_numpy(self._data)
-        return (_unpickle, (_numpy_copy(host, None), str(self._device)))
+        return (_unpickle, (host_copy(host, None), str(self._device)))
 
     # -- conversions --------------------------------------------------------
 
@@ -652,7 +585,7 @@ class Array:
         if _PENDING:
             _view_writes.settle(self, value)
         index = _backend_index(self, key)
-        converted = _backend_value(self, value)
+        converted = backend_value(self, value)
         if type(self._family) is _VIEWS:
             _view_writes.note_write(self, value, "x[...] = value")
         _cow.write(self, operator.setitem, index, converted, _fast_writes(self))
@@ -907,7 +840,7 @@ def _unpickle(host: Any, device: str) -> Array:
     return new_array(target.backend.from_numpy(host), None, target)
 
 
-def _numpy_copy(host: Any, dtype: Any) -> Any:
+def host_copy(host: Any, dtype: Any) -> Any:
     import numpy as np
 
     return np.array(host, dtype=dtype, copy=True)
@@ -927,16 +860,16 @@ def _backend_index(array: Array, key: Any) -> Any:
     if kind is int or kind is slice:
         return key
     if kind is tuple:
-        index = tuple(_index_component(array, part) for part in key)
+        index = tuple(index_component(array, part) for part in key)
     else:
-        index = _index_component(array, key)
+        index = index_component(array, key)
     backend = array._device.backend
     if backend.wraps_out_of_range_indices:
         backend.check_index_bounds(array._data.shape, index)
     return index
 
 
-def _index_component(array: Array, part: Any) -> Any:
+def index_component(array: Array, part: Any) -> Any:
     kind = type(part)
     if kind is int or kind is slice or part is None or part is Ellipsis:
         return part
@@ -973,7 +906,7 @@ def _index_array(data: Any) -> Any:
     return data
 
 
-def _backend_value(array: Array, value: Any) -> Any:
+def backend_value(array: Array, value: Any) -> Any:
     dtype = array._data.dtype
     kind = type(value)
     if kind is Array:
@@ -1114,4 +1047,3 @@ _PLAIN_SCALARS: Final = {
 
 
 # x.at's helper lives in _at, which imports this module: bind it last.
-from ._at import AtIndexer  # noqa: E402

@@ -22,7 +22,8 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from . import _cow, _last_use
-from ._array import DONATED, Array, _backend_value, lazy_clone, new_array, wrap
+from ._array import DONATED, Array, backend_value, lazy_clone, new_array, wrap
+from ._devices import CPU
 from ._indices import drop_out_of_bounds, resolve
 from ._move import move
 from ._ops._checks import check_dtypes
@@ -402,7 +403,7 @@ def _check_hints(indices_are_sorted: object, unique_indices: object) -> None:
 def _cast_values(x: Array, values: Any, method: str) -> Any:
     """``values`` as a backend array of ``x.dtype``: checked as ``x[...] = values``
     checks them (same device, same-kind cast), then cast."""
-    checked = _backend_value(x, values)
+    checked = backend_value(x, values)
     try:
         return x._device.backend.asarray(checked, dtype=x._data.dtype)
     except OverflowError:
@@ -601,9 +602,32 @@ def _update_through_a_held_at() -> None:
 
 
 def _fresh() -> Array:
-    from ._devices import CPU
 
     return new_array(CPU.backend.asarray([0]), None, CPU)
 
 
 _last_use.calibrate(_temporary_update, _update_of_a_held_array, _update_through_a_held_at)
+
+
+def _at(self: Array) -> AtIndexer:
+    """Functional updates, JAX style: ``x.at[index].set(v)`` returns a new array.
+
+    ``get``, ``set``, ``add``, ``subtract``, ``multiply``, ``divide``,
+    ``power``, ``min``, ``max`` and ``apply`` leave ``x`` unchanged; the
+    methods' own pages give the modes and dtype rules.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> x = ca.zeros(3)
+    >>> x.at[1].add(2.0)
+    cowarray.Array([0., 2., 0.], dtype=float64)
+    >>> x
+    cowarray.Array([0., 0., 0.], dtype=float64)
+    """
+    return AtIndexer(self)
+
+
+def register() -> None:
+    """Attach ``.at`` to the Array (once, by ``cowarray/__init__.py``), as JAX does."""
+    Array.at = property(_at)  # type: ignore[assignment,method-assign]

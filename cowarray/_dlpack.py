@@ -43,7 +43,7 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Final, TypeGuard
 
 from . import _cow, _view_writes
-from ._array import Array, lazy_clone, new_array
+from ._array import Array, host_copy, lazy_clone, new_array
 from ._devices import CPU, Device, as_device
 from ._dtypes import ALL_DTYPES
 
@@ -346,6 +346,76 @@ def _release_callback(reference: weakref.ref[_cow.Buffer], nbytes: int) -> Calla
         _cow.notify("exposure_end", None, buf, nbytes)
 
     return release
+
+
+# -- the Array's export methods ------------------------------------------------
+
+
+def array_dlpack(
+    self: Array,
+    /,
+    *,
+    stream: Any = None,
+    max_version: tuple[int, int] | None = None,
+    dl_device: tuple[int, int] | None = None,
+    copy: bool | None = None,
+) -> Any:
+    """``Array.__dlpack__``: export as a DLPack capsule (an aliasing boundary, rule 5).
+
+    ``copy=None`` shares memory with the consumer: this array first gets a
+    buffer no other value holds, which stays *exposed* (its clones copy
+    eagerly) until the consumer releases it. ``copy=True`` exports a copy;
+    ``copy=False`` raises BufferError if one is needed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import cowarray as ca
+    >>> x = ca.asarray([1.0, 2.0])
+    >>> shared = np.from_dlpack(x)     # zero-copy: NumPy and x alias
+    >>> ca.cow_info(x).state
+    'exposed'
+    >>> del shared                     # the consumer released the memory
+    >>> ca.cow_info(x).state
+    'private'
+    """
+    if _view_writes.PENDING:
+        _view_writes.flush()
+    return export(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+
+
+def array_to_numpy(self: Array, dtype: Any = None, copy: bool | None = None) -> Any:
+    """``Array.__array__``: a NumPy array of these values, by default a writable alias.
+
+    ``np.asarray(x)`` crosses the same boundary as a DLPack export
+    (docs/design.md, rule 4): ``x`` first gets memory no other cowarray
+    value holds (a copy of its region if it shares), and that memory is
+    *exposed* while the view, or any NumPy view derived from it, lives.
+    Writes through it change ``x``, as with ``tensor.numpy()``, and never
+    any other cowarray value. ``copy=True`` (``np.array(x)``) gives an
+    independent copy; ``copy=False`` raises ValueError where ``None``
+    would copy. GPU memory raises TypeError, as CuPy's does: copy it with
+    ``to_device("cpu")``.
+    """
+    if _view_writes.PENDING:
+        _view_writes.flush()
+    backend = self._device.backend
+    refusal = backend.numpy_export_refusal()
+    if refusal is not None:  # GPU memory: as CuPy, never implicitly
+        raise TypeError(refusal)
+    if copy or (dtype is not None and dtype != self._data.dtype):
+        if copy is False:
+            raise ValueError(
+                f"np.asarray(x, dtype={dtype}, copy=False): converting {self.dtype} needs a copy"
+            )
+        return host_copy(backend.to_numpy(self._data), dtype)
+    return export_to_numpy(self, copy_allowed=copy is None)
+
+
+def register() -> None:
+    """Attach ``__dlpack__`` and ``__array__`` to the Array (once, by ``cowarray/__init__.py``)."""
+    Array.__dlpack__ = array_dlpack  # type: ignore[method-assign]
+    Array.__array__ = array_to_numpy  # type: ignore[method-assign]
 
 
 # -- import ----------------------------------------------------------------------

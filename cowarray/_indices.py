@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ._array import _index_component
+from ._array import index_component
 from ._dtypes import DEFAULT_INDEX
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ class Resolved(NamedTuple):
 
 def _backend_parts(x: Array, key: Any) -> list[Any]:
     parts = list(key) if type(key) is tuple else [key]
-    converted = [_index_component(x, part) for part in parts]
+    converted = [index_component(x, part) for part in parts]
     backend = x._device.backend
     for i, part in enumerate(converted):
         # An empty list arrives as a float array; it means "no positions".
