@@ -20,6 +20,9 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+from _pytest.doctest import DoctestItem
+
 STAND_IN_GPU = os.environ.get("COWARRAY_TEST_STAND_IN_GPU") == "1"
 
 collect_ignore: list[str] = []
@@ -41,3 +44,12 @@ if STAND_IN_GPU:
     serve_cuda_from_stand_in()
     # GPU-only tests need a real GPU; tests/backends load the stand-in themselves.
     collect_ignore += ["tests/gpu", "tests/backends", "cowarray", "README.md"]
+
+
+@pytest.fixture(autouse=True)
+def _buffer_names_start_at_a(request: pytest.FixtureRequest) -> None:
+    """Each doctest names buffers from ``A``, as a fresh interpreter would."""
+    if isinstance(request.node, DoctestItem):
+        from cowarray._observe import _reset_buffer_names
+
+        _reset_buffer_names()

@@ -16,6 +16,7 @@ every event that happens while they are open.
 
 from __future__ import annotations
 
+import html
 import os
 import sys
 import sysconfig
@@ -32,6 +33,7 @@ __all__ = [
     "CopyWarning",
     "Trace",
     "TraceEvent",
+    "buffer_name",
     "copy_counters",
     "reset_copy_counters",
     "trace",
@@ -42,7 +44,26 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 class CopyWarning(UserWarning):
-    """Issued by :func:`warn_on_copy` when a write copies a shared buffer."""
+    """Issued by :func:`warn_on_copy` when a write copies a shared buffer.
+
+    It names the buffer as traces and pictures do. Turned into an error
+    (``warnings.simplefilter("error", CopyWarning)``), it refuses the copy.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import cowarray as ca
+    >>> x = ca.zeros(100)
+    >>> y = ca.lazy_clone(x)
+    >>> with warnings.catch_warnings(), ca.warn_on_copy():
+    ...     warnings.simplefilter("error", ca.CopyWarning)
+    ...     y[0] = 1.0
+    Traceback (most recent call last):
+        ...
+    cowarray.CopyWarning: a write copied 800 bytes (region (100,), float64) out of shared buffer A
+    >>> float(y[0]), ca.shares_buffer(x, y)
+    (0.0, True)
+    """
 
     # Tracebacks and warning lines name it as users import it.
     __module__ = "cowarray"
@@ -63,6 +84,9 @@ class TraceEvent:
     nbytes : int
         Bytes copied (``materialize``), else the bytes the event reports (0
         for ``share`` and ``takeover``).
+    region_nbytes : int
+        Bytes of the region concerned (the view of the array that acted; for
+        ``exposure_end``, the buffer): what a copy of that region would cost.
     shape : tuple of int or None
         The region concerned: the shape of the array that acted (for
         ``materialize``, the region that was copied).
@@ -77,10 +101,24 @@ class TraceEvent:
         Where in the user's code (outside cowarray) the event happened.
     thread : str
         The name of the thread it happened in.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> x = ca.zeros(1000)
+    >>> with ca.trace() as t:
+    ...     y = ca.lazy_clone(x)
+    ...     y[:10] = 1.0
+    >>> share, copy = t.events
+    >>> share.kind, share.nbytes, share.region_nbytes, share.where
+    ('share', 0, 8000, '<doctest>:2')
+    >>> copy.kind, copy.nbytes, copy.shape, copy.buffer_id == ca.cow_info(x).buffer_id
+    ('materialize', 8000, (1000,), True)
     """
 
     kind: str
     nbytes: int
+    region_nbytes: int
     shape: tuple[int, ...] | None
     dtype: str | None
     buffer_id: int | None
@@ -90,13 +128,74 @@ class TraceEvent:
     thread: str
 
     @property
+    def copied_nbytes(self) -> int:
+        """Bytes this event copied: ``nbytes`` for ``materialize``, else 0."""
+        return self.nbytes if self.kind == "materialize" else 0
+
+    @property
+    def buffer(self) -> str | None:
+        """The buffer's name, as traces, pictures and warnings show it (see :func:`buffer_name`)."""
+        return None if self.buffer_id is None else buffer_name(self.buffer_id)
+
+    @property
     def where(self) -> str:
-        """``file:line`` of the user code, with the file's base name."""
+        """``file:line`` of the user code, with the file's base name.
+
+        In a notebook, a cell's code is named ``In [3], line 2``.
+        """
+        cell = _notebook_cell(self.filename)
+        if cell is not None:
+            return f"{cell}, line {self.lineno}"
         name = self.filename
         # doctest names each example "<doctest module.name[N]>"; the line is
         # counted within the example, so the name adds nothing readable.
         name = "<doctest>" if name.startswith("<doctest ") else os.path.basename(name)
         return f"{name}:{self.lineno}"
+
+
+def _notebook_cell(filename: str) -> str | None:
+    """``In [3]`` for the file IPython compiled cell 3 into; None elsewhere.
+
+    Only asks IPython when it is already imported: cowarray never imports it.
+    """
+    ipython = sys.modules.get("IPython")
+    if ipython is None:
+        return None
+    try:
+        shell = ipython.get_ipython()
+        number = shell.compile._filename_map.get(filename) if shell is not None else None
+    except AttributeError:
+        return None
+    return f"In [{number}]" if isinstance(number, int) else None
+
+
+# -- one name per buffer -------------------------------------------------------
+
+# buffer id -> name. Ids are never reused, so a name is never reused either;
+# one small entry for each buffer ever shown.
+_names: dict[int, str] = {}
+_names_lock = threading.Lock()
+
+
+def buffer_name(buffer_id: int) -> str:
+    """The short name (``A``, ``B``, ..., ``AA``) of the buffer with this stable id.
+
+    Names are given in the order buffers are first shown, by a trace's table,
+    a sharing picture, a copy warning or :attr:`CowInfo.buffer`, and they are
+    the same everywhere for the life of the process: a buffer drawn as ``A``
+    in a picture is ``A`` in a trace and in a warning.
+    """
+    name = _names.get(buffer_id)
+    if name is None:
+        with _names_lock:
+            name = _names.setdefault(buffer_id, buffer_letter(len(_names)))
+    return name
+
+
+def _reset_buffer_names() -> None:
+    """Start naming from ``A`` again, as a fresh process would (for doctests)."""
+    with _names_lock:
+        _names.clear()
 
 
 def _library_prefixes() -> tuple[str, ...]:
@@ -153,6 +252,7 @@ def _make_event(kind: str, holder: Any, buffer: _cow.Buffer | None, nbytes: int)
     return TraceEvent(
         kind=kind,
         nbytes=nbytes,
+        region_nbytes=int(data.nbytes) if data is not None else nbytes,
         shape=shape,
         dtype=dtype,
         buffer_id=buffer.id if buffer is not None else None,
@@ -204,7 +304,7 @@ def _refresh_observer() -> None:
 
 def _warn(event: TraceEvent, eager: bool) -> None:
     _, level = _user_frame()
-    source = f"buffer #{event.buffer_id}" if event.buffer_id is not None else "its buffer"
+    source = f"buffer {event.buffer}" if event.buffer is not None else "its buffer"
     copied = f"{event.nbytes} bytes (region {event.shape}, {event.dtype})"
     if eager:
         message = (
@@ -224,7 +324,22 @@ class Trace:
 
     Use it as a context manager (``with cowarray.trace() as t:``); it records
     while inside the block and keeps its events afterwards. It holds no
-    reference to any array or buffer.
+    reference to any array or buffer. ``print(t)`` shows a table; a notebook
+    shows it as HTML.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> x = ca.ones(10)
+    >>> with ca.trace() as t:
+    ...     y = ca.lazy_clone(x)
+    ...     y += 1.0
+    >>> t.count("share"), t.copies, t.bytes_copied
+    (1, 1, 80)
+    >>> [e.kind for e in t.events]
+    ['share', 'materialize']
+    >>> t
+    <cowarray trace: 2 events, 1 copy, 80 bytes copied>
     """
 
     def __init__(self) -> None:
@@ -294,45 +409,70 @@ class Trace:
             f"{self.bytes_copied} bytes copied"
         )
 
-    def __str__(self) -> str:
-        """A table: one line per event, buffers lettered in order of appearance.
-
-        A ``thread`` column appears when the events come from several threads.
-        """
+    def _rows(self) -> list[tuple[str, ...]]:
+        """The table's header and one row of cells per event."""
         events = self.events
-        labels: dict[int, str] = {}
-
-        def label(buffer_id: int | None) -> str:
-            if buffer_id is None:
-                return "-"
-            if buffer_id not in labels:
-                labels[buffer_id] = buffer_letter(len(labels))
-            return labels[buffer_id]
-
         threaded = len({e.thread for e in events}) > 1
-        rows: list[tuple[str, ...]] = [
-            ("#", "event", "bytes", "region", "dtype", "buffer", "where")
-        ]
-        if threaded:
-            rows[0] += ("thread",)
+        rows: list[tuple[str, ...]] = [_COLUMNS + (("thread",) if threaded else ())]
         for number, e in enumerate(events, 1):
-            buffer = label(e.buffer_id)
+            buffer = e.buffer or "-"
             if e.new_buffer_id is not None:
-                buffer += " -> " + label(e.new_buffer_id)
+                buffer += " -> " + buffer_name(e.new_buffer_id)
             region = "-" if e.shape is None else str(e.shape)
-            row = (str(number), e.kind, str(e.nbytes), region, e.dtype or "-", buffer, e.where)
+            row = (
+                str(number),
+                e.kind,
+                str(e.copied_nbytes),
+                str(e.region_nbytes),
+                region,
+                e.dtype or "-",
+                buffer,
+                e.where,
+            )
             rows.append((*row, e.thread) if threaded else row)
+        return rows
+
+    def __str__(self) -> str:
+        """A table: one line per event, buffers named as everywhere (:func:`buffer_name`).
+
+        ``copied`` is the bytes the event copied, ``concerned`` the bytes of
+        the region it concerns. A ``thread`` column appears when the events
+        come from several threads.
+        """
+        rows = self._rows()
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-        right = {0, 2}  # numbers align right
         lines = [
             "  ".join(
-                cell.rjust(w) if i in right else cell.ljust(w)
+                cell.rjust(w) if i in _NUMERIC else cell.ljust(w)
                 for i, (cell, w) in enumerate(zip(row, widths, strict=True))
             ).rstrip()
             for row in rows
         ]
         lines.append(self._summary())
         return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """The table as HTML, for notebooks."""
+        rows = self._rows()
+
+        def cells(row: tuple[str, ...], tag: str) -> str:
+            return "".join(
+                f'<{tag} style="text-align:{"right" if i in _NUMERIC else "left"}">'
+                f"{html.escape(cell)}</{tag}>"
+                for i, cell in enumerate(row)
+            )
+
+        body = "".join(f"<tr>{cells(row, 'td')}</tr>" for row in rows[1:])
+        return (
+            '<table class="cowarray-trace">'
+            f"<thead><tr>{cells(rows[0], 'th')}</tr></thead><tbody>{body}</tbody>"
+            f'<caption style="caption-side:bottom">{html.escape(self._summary())}</caption>'
+            "</table>"
+        )
+
+
+_COLUMNS = ("#", "event", "copied", "concerned", "region", "dtype", "buffer", "where")
+_NUMERIC = frozenset({0, 2, 3})  # numbers align right
 
 
 def buffer_letter(n: int) -> str:
@@ -357,9 +497,12 @@ def trace() -> Trace:
     -------
     Trace
         A context manager; after (and during) the block, ``t.events``,
-        ``t.copies``, ``t.bytes_copied`` and ``str(t)``, a table in which
-        buffers are lettered in order of appearance (``event.buffer_id``
-        holds the process-wide id that :func:`cow_info` shows).
+        ``t.copies``, ``t.bytes_copied`` and ``str(t)``, a table with the
+        bytes each event copied and the bytes of the region it concerns, in
+        which buffers have the names that :func:`sharing_picture`, copy
+        warnings and ``cow_info(x).buffer`` give them (``event.buffer_id``
+        holds the process-wide id that :func:`cow_info` shows). A notebook
+        shows the table as HTML.
 
     Notes
     -----
@@ -380,9 +523,9 @@ def trace() -> Trace:
     >>> t.copies, t.bytes_copied
     (1, 8000)
     >>> print(t)
-    #  event        bytes  region   dtype    buffer  where
-    1  share            0  (1000,)  float64  A       <doctest>:2
-    2  materialize   8000  (1000,)  float64  A -> B  <doctest>:3
+    #  event        copied  concerned  region   dtype    buffer  where
+    1  share             0       8000  (1000,)  float64  A       <doctest>:2
+    2  materialize    8000       8000  (1000,)  float64  A -> B  <doctest>:3
     2 events, 1 copy, 8000 bytes copied
     """
     return Trace()
@@ -401,6 +544,15 @@ class CopyCounters:
         Materializations since start-up or the last reset.
     bytes_copied : int
         Bytes they copied.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> before = ca.copy_counters()
+    >>> y = ca.lazy_clone(ca.zeros(10))
+    >>> y[0] = 1.0  # the last holder: no copy
+    >>> ca.copy_counters().copies - before.copies
+    0
     """
 
     copies: int
@@ -528,8 +680,8 @@ def warn_on_copy(min_bytes: int | None = 0) -> _WarningSwitch:
     ...     warnings.simplefilter("always")
     ...     with ca.warn_on_copy(min_bytes=1024):
     ...         y[0] = 1.0
-    >>> print(caught[0].message)  # doctest: +ELLIPSIS
-    a write copied 8000 bytes (region (1000,), float64) out of shared buffer #...
+    >>> print(caught[0].message)
+    a write copied 8000 bytes (region (1000,), float64) out of shared buffer A
     """
     if min_bytes is not None:
         if isinstance(min_bytes, bool) or not isinstance(min_bytes, int):

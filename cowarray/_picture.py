@@ -12,10 +12,13 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import FrameType
+from typing import Any
+
+import numpy as np
 
 from . import _cow
 from ._array import Array
-from ._observe import buffer_letter
+from ._observe import buffer_name
 
 __all__ = ["PictureArray", "PictureBuffer", "SharingPicture", "sharing_picture"]
 
@@ -37,6 +40,8 @@ class PictureArray:
     dtype: str
     view_nbytes: int
     buffer: str  #: the label of the buffer it views
+    #: The bytes ``[start, stop)`` of the buffer that the view spans, when known.
+    span: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -59,7 +64,20 @@ class SharingPicture:
     """Which of a set of arrays share which buffers (see :func:`sharing_picture`).
 
     ``str()`` gives a text form; in a notebook it displays as SVG
-    (:meth:`to_svg`); :meth:`to_dot` gives Graphviz source.
+    (:meth:`to_svg`); :meth:`to_dot` gives Graphviz source. The picture is a
+    snapshot: it does not change when the arrays do, and keeps none of them.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> x = ca.zeros(100)
+    >>> picture = ca.sharing_picture(x=x, head=x[:10])
+    >>> [(b.label, b.state, b.arrays) for b in picture.buffers]
+    [('A', 'shared', ('x', 'head'))]
+    >>> [(a.name, a.span) for a in picture.arrays]  # the bytes of the buffer each views
+    [('x', (0, 800)), ('head', (0, 80))]
+    >>> picture.to_svg().startswith("<svg")
+    True
     """
 
     def __init__(self, arrays: Sequence[PictureArray], buffers: Sequence[PictureBuffer]) -> None:
@@ -105,7 +123,7 @@ class SharingPicture:
 
     def to_svg(self) -> str:
         """An SVG drawing: arrays on the left, arrows to the buffers they view."""
-        row, box_h, left_w, right_w, gap = 56, 40, 220, 280, 90
+        row, box_h, left_w, right_w, gap = 60, 46, 220, 280, 90
         rows = max(len(self.arrays), len(self.buffers), 1)
         width = 20 + left_w + gap + right_w + 20
         height = 20 + rows * row + 30
@@ -117,6 +135,7 @@ class SharingPicture:
             '<path d="M 0 0 L 10 5 L 0 10 z" fill="#555"/></marker></defs>',
         ]
         buffer_y = {b.label: 20 + i * row for i, b in enumerate(self.buffers)}
+        buffer_bytes = {b.label: b.nbytes for b in self.buffers}
         right_x = 20 + left_w + gap
         for i, a in enumerate(self.arrays):
             y = 20 + i * row
@@ -126,7 +145,8 @@ class SharingPicture:
                 f'<rect x="20" y="{y}" width="{left_w}" height="{box_h}" rx="4" '
                 'fill="#ffffff" stroke="#333"/>'
                 f'<text x="28" y="{y + 16}" font-weight="bold">{_esc(_fit(a.name))}</text>'
-                f'<text x="28" y="{y + 32}">{_esc(_fit(f"{a.shape} {a.dtype}"))}</text></g>'
+                f'<text x="28" y="{y + 32}">{_esc(_fit(f"{a.shape} {a.dtype}"))}</text>'
+                f"{_span_bar(a, buffer_bytes[a.buffer], 28, y + 37, left_w - 16)}</g>"
             )
             target = buffer_y[a.buffer] + box_h / 2
             parts.append(
@@ -154,6 +174,35 @@ class SharingPicture:
             x += 24 + 8 * len(state)
         parts.append("</svg>")
         return "".join(parts)
+
+
+def _span_bar(array: PictureArray, nbytes: int, x: int, y: int, width: int) -> str:
+    """A bar as wide as the buffer, filled over the bytes the array views."""
+    if array.span is None or nbytes <= 0:
+        return ""
+    start, stop = array.span
+    x0 = x + width * start / nbytes
+    w = max(width * (stop - start) / nbytes, 3.0)  # a few elements stay visible
+    return (
+        f'<g class="region"><title>views bytes {start} to {stop} of buffer '
+        f"{_esc(array.buffer)} ({nbytes} bytes)</title>"
+        f'<rect x="{x}" y="{y}" width="{width}" height="4" fill="#e0e0e0"/>'
+        f'<rect x="{x0:.1f}" y="{y}" width="{w:.1f}" height="4" fill="#1565c0"/></g>'
+    )
+
+
+def _view_span(array: Array) -> tuple[int, int] | None:
+    """The bytes ``[start, stop)`` of its memory owner that ``array`` spans, if NumPy can tell."""
+    data = array._data
+    owner: Any = array._device.backend.memory_owner(data)
+    try:
+        low, high = np.lib.array_utils.byte_bounds(data)
+        if not hasattr(owner, "__array_interface__"):
+            owner = np.frombuffer(owner, np.uint8)
+        base, _ = np.lib.array_utils.byte_bounds(owner)
+    except (AttributeError, TypeError, ValueError):
+        return None  # memory NumPy cannot see (a GPU's)
+    return int(low - base), int(high - base)
 
 
 def _holders_text(buf: PictureBuffer) -> str:
@@ -246,7 +295,9 @@ def sharing_picture(
     -------
     SharingPicture
         ``print()`` it for text; a notebook shows it as SVG. Buffers are
-        lettered in order of first appearance; ``holders`` counts every
+        named as traces and warnings name them (one letter per buffer for
+        the life of the process, given in the order buffers are first
+        shown); ``holders`` counts every
         holder (arrays not shown and NumPy exports too). States: ``private``,
         ``shared``, ``exposed`` (a DLPack consumer may write it) and
         ``foreign`` (imported memory).
@@ -285,7 +336,7 @@ def sharing_picture(
         buffer_id, state, holders, nbytes = buffer_facts(array)
         buf = buffers.get(buffer_id)
         if buf is None:
-            label = buffer_letter(len(buffers))
+            label = buffer_name(buffer_id)
             buf = PictureBuffer(label, buffer_id, state, holders, nbytes, ())
         buffers[buffer_id] = PictureBuffer(
             buf.label, buf.buffer_id, buf.state, buf.holders, buf.nbytes, (*buf.arrays, name)
@@ -293,6 +344,8 @@ def sharing_picture(
         data = array._data
         shape = tuple(int(n) for n in data.shape)
         picture_arrays.append(
-            PictureArray(name, shape, str(data.dtype), int(data.nbytes), buf.label)
+            PictureArray(
+                name, shape, str(data.dtype), int(data.nbytes), buf.label, _view_span(array)
+            )
         )
     return SharingPicture(picture_arrays, list(buffers.values()))

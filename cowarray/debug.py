@@ -8,10 +8,13 @@ here runs on the hot path unless someone is looking.
 * :func:`copy_counters`, :func:`reset_copy_counters`: process-wide totals.
 * :func:`warn_on_copy`: a :class:`CopyWarning` for copies above a size.
 * :func:`sharing_picture`: which arrays share which buffers (text, SVG, dot).
+* :func:`buffer_name`: the one name (``A``, ``B``, ...) that all of them give
+  a buffer.
 """
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 from typing import Literal
 
@@ -21,6 +24,7 @@ from ._observe import CopyCounters as CopyCounters
 from ._observe import CopyWarning as CopyWarning
 from ._observe import Trace as Trace
 from ._observe import TraceEvent as TraceEvent
+from ._observe import buffer_name as buffer_name
 from ._observe import copy_counters as copy_counters
 from ._observe import reset_copy_counters as reset_copy_counters
 from ._observe import trace as trace
@@ -36,6 +40,7 @@ __all__ = [
     "SharingPicture",
     "Trace",
     "TraceEvent",
+    "buffer_name",
     "copy_counters",
     "cow_info",
     "reset_copy_counters",
@@ -64,6 +69,18 @@ class CowInfo:
         A stable id for the buffer, never reused in this process.
     view_nbytes : int
         Bytes this array views: what a write would copy if the buffer is shared.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> x = ca.zeros(1000)
+    >>> info = ca.cow_info(x[:10])
+    >>> info.state, info.holders, info.view_nbytes
+    ('shared', 2, 80)
+    >>> info.buffer  # the name traces, pictures and warnings give the buffer
+    'A'
+    >>> info.buffer_id == ca.cow_info(x).buffer_id
+    True
     """
 
     holders: int
@@ -71,6 +88,26 @@ class CowInfo:
     nbytes: int
     buffer_id: int
     view_nbytes: int
+
+    @property
+    def buffer(self) -> str:
+        """The buffer's name, as traces, pictures and warnings show it."""
+        return buffer_name(self.buffer_id)
+
+    def _repr_html_(self) -> str:
+        fields = [
+            ("buffer", f"{self.buffer} (id {self.buffer_id})"),
+            ("state", self.state),
+            ("holders", str(self.holders)),
+            ("nbytes", f"{self.nbytes} bytes"),
+            ("view_nbytes", f"{self.view_nbytes} bytes"),
+        ]
+        rows = "".join(
+            f'<tr><th style="text-align:left">{name}</th><td style="text-align:left">'
+            f"{html.escape(value)}</td></tr>"
+            for name, value in fields
+        )
+        return f'<table class="cowarray-cow-info"><caption>CowInfo</caption>{rows}</table>'
 
 
 def _require(x: object, name: str, function: str) -> Array:

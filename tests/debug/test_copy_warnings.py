@@ -163,7 +163,7 @@ def test_an_eager_copy_warns_with_its_reason_not_as_a_write(backend_device: ca.D
     with ca.warn_on_copy(0), pytest.warns(ca.CopyWarning) as rec:
         ca.lazy_clone(x)
     message = str(rec[0].message)
-    assert message.startswith("copied 80 bytes (region (10,), float64) out of buffer #")
+    assert message.startswith("copied 80 bytes (region (10,), float64) out of buffer A at once")
     assert "may write that buffer" in message and "a write" not in message
 
 

@@ -102,10 +102,21 @@ def test_table_has_one_row_per_event_with_lettered_buffers_and_the_user_line(
         line = next_line()
         y[0] = 1.0
     rows = str(t).splitlines()
-    assert rows[0].split() == ["#", "event", "bytes", "region", "dtype", "buffer", "where"]
+    assert rows[0].split() == [
+        "#",
+        "event",
+        "copied",
+        "concerned",
+        "region",
+        "dtype",
+        "buffer",
+        "where",
+    ]
+    assert rows[1].split()[:4] == ["1", "share", "0", "8000"]
     assert rows[2].split() == [
         "2",
         "materialize",
+        "80",
         "80",
         "(10,)",
         "float64",

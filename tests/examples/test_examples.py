@@ -47,9 +47,20 @@ def test_quickstart_shows_values_sharing_and_the_trace() -> None:
     assert "| same buffer after the write: True" in out
     table = rows(out)
     where = f"quickstart.py:{line_of('quickstart.py', 'head[0] = 0.0')}"
-    assert ["4", "materialize", "800", "(100,)", "float64", "A", "->", "B", where] in table
+    assert ["4", "materialize", "800", "800", "(100,)", "float64", "A", "->", "B", where] in table
     where = f"quickstart.py:{line_of('quickstart.py', 'x[2] = 3.0')}"
-    assert ["5", "materialize", "8000000", "(1000000,)", "float64", "A", "->", "C", where] in table
+    assert [
+        "5",
+        "materialize",
+        "8000000",
+        "8000000",
+        "(1000000,)",
+        "float64",
+        "A",
+        "->",
+        "C",
+        where,
+    ] in table
     assert "5 events, 2 copies, 8000800 bytes copied" in out
     # slice (80) + x (8 MB) earlier, then the traced 800 + 8 MB
     assert "copies since start: CopyCounters(copies=4, bytes_copied=16000880)" in out
@@ -61,18 +72,50 @@ def test_trace_walkthrough_shows_each_rule_at_the_line_that_caused_it() -> None:
     sections = out.split("\n== ")[1:]
     assert len(sections) == 6
     clone, write, region, last, numpy, warn = (rows(s) for s in sections)
+    # One name per buffer for the whole run: data is A, then B after its copy.
     share_line = line_of(name, "backup = ca.lazy_clone(data)")
-    assert ["1", "share", "0", "(100000,)", "float64", "A", f"{name}:{share_line}"] in clone
+    assert [
+        "1",
+        "share",
+        "0",
+        "800000",
+        "(100000,)",
+        "float64",
+        "A",
+        f"{name}:{share_line}",
+    ] in clone
     assert ["buffer", "A:", "shared,", "2", "holders,", "800000", "bytes"] in clone
     where = f"{name}:{line_of(name, 'data *= 2.0')}"
-    assert ["1", "materialize", "800000", "(100000,)", "float64", "A", "->", "B", where] in write
+    assert [
+        "1",
+        "materialize",
+        "800000",
+        "800000",
+        "(100000,)",
+        "float64",
+        "A",
+        "->",
+        "B",
+        where,
+    ] in write
     where = f"{name}:{line_of(name, 'first[:] = -1.0')}"
-    assert ["3", "materialize", "40", "(5,)", "float64", "A", "->", "B", where] in region
+    assert ["3", "materialize", "40", "40", "(5,)", "float64", "A", "->", "C", where] in region
     where = f"{name}:{line_of(name, 'data[0] = 100.0')}"
-    assert ["1", "takeover", "0", "(100000,)", "float64", "A", where] in last
+    assert ["1", "takeover", "0", "800000", "(100000,)", "float64", "B", where] in last
     assert "data[1] is now 200.0 | kept[1] is still 2.0" in sections[4]
     where = f"{name}:{line_of(name, 'alias = np.asarray(data)')}"
-    assert ["1", "materialize", "800000", "(100000,)", "float64", "A", "->", "B", where] in numpy
+    assert [
+        "1",
+        "materialize",
+        "800000",
+        "800000",
+        "(100000,)",
+        "float64",
+        "B",
+        "->",
+        "D",
+        where,
+    ] in numpy
     warnings = [line for line in sections[5].splitlines() if line.startswith("CopyWarning")]
     big_write = line_of(name, "other[0] = 1.0")
     assert len(warnings) == 1
