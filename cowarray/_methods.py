@@ -91,6 +91,7 @@ def _all_axes(x: Array, axis: Any) -> Any:
 
 
 def reshape(self: Array, *shape: Any, order: str = "C", copy: bool | None = None) -> Array:
+    """The same elements in a new shape (:func:`cowarray.reshape`); ``x.reshape(2, 3)`` as NumPy."""
     _c_order(order, "reshape")
     if not shape:
         raise TypeError("x.reshape() needs a shape, e.g. x.reshape(2, 3) or x.reshape((2, 3))")
@@ -98,6 +99,7 @@ def reshape(self: Array, *shape: Any, order: str = "C", copy: bool | None = None
 
 
 def transpose(self: Array, *axes: Any) -> Array:
+    """The axes reversed, or in the order given (:func:`cowarray.permute_dims`)."""
     order = _shape_arguments(axes, "transpose") if axes else None
     if order is None:
         order = tuple(range(self.ndim - 1, -1, -1))
@@ -105,23 +107,27 @@ def transpose(self: Array, *axes: Any) -> Array:
 
 
 def ravel(self: Array, order: str = "C") -> Array:
+    """The elements as one axis, in C order (:func:`cowarray.reshape` to ``(-1,)``)."""
     _c_order(order, "ravel")
     return numpy_functions.ravel(self)
 
 
 def flatten(self: Array, order: str = "C") -> Array:
+    """The elements as one axis, in C order; a lazy value like :meth:`ravel`."""
     # NumPy's flatten copies so that the result is independent: a value is.
     _c_order(order, "flatten")
     return numpy_functions.ravel(self)
 
 
 def squeeze(self: Array, axis: int | tuple[int, ...] | None = None) -> Array:
+    """Drop axes of length one (:func:`cowarray.squeeze`; all of them by default)."""
     if axis is None:
         axis = tuple(i for i, n in enumerate(self.shape) if n == 1)
     return manipulation.squeeze(self, axis)
 
 
 def swapaxes(self: Array, axis1: int, axis2: int) -> Array:
+    """Swap two axes (:func:`cowarray.swapaxes`)."""
     return numpy_functions.swapaxes(self, axis1, axis2)
 
 
@@ -138,6 +144,7 @@ def astype(
     *,
     device: Any = None,
 ) -> Array:
+    """The array converted to ``dtype`` (:func:`cowarray.astype`)."""
     _c_order(order, "astype")
     target = _dtypes.to_dtype(dtype)
     rule: Any = casting
@@ -150,6 +157,7 @@ def astype(
 
 
 def view(self: Array, dtype: Any = None) -> Array:
+    """The same bytes read as another ``dtype``: a view that joins ``x``'s buffer."""
     if dtype is None:
         return lazy_clone(self)
     target = _dtypes.to_dtype(dtype)
@@ -182,6 +190,7 @@ def sum(
     out: None = None,
     keepdims: bool = False,
 ) -> Array:
+    """The sum over ``axis`` (:func:`cowarray.sum`)."""
     _no_out(out, "sum")
     return statistical.sum(self, axis=axis, dtype=dtype, keepdims=keepdims)
 
@@ -193,6 +202,7 @@ def prod(
     out: None = None,
     keepdims: bool = False,
 ) -> Array:
+    """The product over ``axis`` (:func:`cowarray.prod`)."""
     _no_out(out, "prod")
     return statistical.prod(self, axis=axis, dtype=dtype, keepdims=keepdims)
 
@@ -204,6 +214,7 @@ def mean(
     out: None = None,
     keepdims: bool = False,
 ) -> Array:
+    """The mean over ``axis`` (:func:`cowarray.mean`)."""
     _no_out(out, "mean")
     x = self if dtype is None else data_types.astype(self, _dtypes.to_dtype(dtype))
     return statistical.mean(x, axis=axis, keepdims=keepdims)
@@ -233,7 +244,9 @@ def _spread(name: str, function: Callable[..., Array]) -> Callable[..., Array]:
 
 
 std = _spread("std", statistical.std)
+std.__doc__ = "The standard deviation over ``axis``; ``ddof=`` as NumPy (:func:`cowarray.std`)."
 var = _spread("var", statistical.var)
+var.__doc__ = "The variance over ``axis``; ``ddof=`` as NumPy (:func:`cowarray.var`)."
 
 
 def _extremum(name: str, function: Callable[..., Array]) -> Callable[..., Array]:
@@ -246,11 +259,17 @@ def _extremum(name: str, function: Callable[..., Array]) -> Callable[..., Array]
 
 
 max = _extremum("max", statistical.max)
+max.__doc__ = "The largest element over ``axis`` (:func:`cowarray.max`)."
 min = _extremum("min", statistical.min)
+min.__doc__ = "The smallest element over ``axis`` (:func:`cowarray.min`)."
 argmax = _extremum("argmax", searching.argmax)
+argmax.__doc__ = "The index of the largest element over ``axis`` (:func:`cowarray.argmax`)."
 argmin = _extremum("argmin", searching.argmin)
+argmin.__doc__ = "The index of the smallest element over ``axis`` (:func:`cowarray.argmin`)."
 any = _extremum("any", utility.any)
+any.__doc__ = "Whether any element over ``axis`` is true (:func:`cowarray.any`)."
 all = _extremum("all", utility.all)
+all.__doc__ = "Whether every element over ``axis`` is true (:func:`cowarray.all`)."
 
 
 def _cumulative(name: str, function: Callable[..., Array]) -> Callable[..., Array]:
@@ -263,23 +282,28 @@ def _cumulative(name: str, function: Callable[..., Array]) -> Callable[..., Arra
 
 
 cumsum = _cumulative("cumsum", numpy_statistics.cumsum)
+cumsum.__doc__ = "The cumulative sum along ``axis`` (:func:`cowarray.cumsum`)."
 cumprod = _cumulative("cumprod", numpy_statistics.cumprod)
+cumprod.__doc__ = "The cumulative product along ``axis`` (:func:`cowarray.cumprod`)."
 
 
 # -- elementwise ----------------------------------------------------------------
 
 
 def clip(self: Array, min: Any = None, max: Any = None, out: None = None) -> Array:
+    """Values limited to ``[min, max]`` (:func:`cowarray.clip`)."""
     _no_out(out, "clip")
     return elementwise.clip(self, min, max)
 
 
 def round(self: Array, decimals: int = 0, out: None = None) -> Array:
+    """Values rounded to ``decimals`` (:func:`cowarray.round`)."""
     _no_out(out, "round")
     return elementwise.round(self, decimals=decimals)
 
 
 def conj(self: Array) -> Array:
+    """The complex conjugate (:func:`cowarray.conj`)."""
     return elementwise.conj(self)
 
 
@@ -294,6 +318,7 @@ def _imag(self: Array) -> Array:
 
 
 def dot(self: Array, b: Array, out: None = None) -> Array:
+    """The dot product with ``b`` (:func:`cowarray.dot`)."""
     _no_out(out, "dot")
     return numpy_math.dot(self, b)
 
@@ -302,6 +327,7 @@ def dot(self: Array, b: Array, out: None = None) -> Array:
 
 
 def nonzero(self: Array) -> tuple[Array, ...]:
+    """The indices of the nonzero elements, one array per axis (:func:`cowarray.nonzero`)."""
     return searching.nonzero(self)
 
 
@@ -329,6 +355,7 @@ def sort(
     *,
     stable: bool | None = None,
 ) -> None:
+    """Sort ``x`` in place along ``axis``, through copy-on-write: other values keep theirs."""
     # In place, as NumPy's: written through copy-on-write, so values that
     # share this array's buffer keep theirs.
     _no_order(order, "sort")
@@ -343,6 +370,7 @@ def argsort(
     *,
     stable: bool | None = None,
 ) -> Array:
+    """The indices that sort along ``axis`` (:func:`cowarray.argsort`)."""
     _no_order(order, "argsort")
     return sorting.argsort(self, axis=axis, stable=_stable(kind, stable, "argsort"))
 
@@ -351,6 +379,7 @@ def argsort(
 
 
 def item(self: Array, *args: Any) -> Any:
+    """One element as a Python scalar (all of a one-element array without arguments)."""
     if not args:
         if self.size != 1:
             raise ValueError(
@@ -376,10 +405,12 @@ def item(self: Array, *args: Any) -> Any:
 
 
 def tolist(self: Array) -> Any:
+    """The elements as nested Python lists."""
     return self._device.backend.to_numpy(self._data).tolist()
 
 
 def fill(self: Array, value: Any) -> None:
+    """Set every element to ``value`` in place, through copy-on-write (``x[...] = value``)."""
     self[...] = value
 
 

@@ -8,11 +8,16 @@ The tutorial's picture is drawn by running cowarray, so it stays true.
 
 from __future__ import annotations
 
+import contextlib
+import doctest
 import importlib
+import inspect
+import io
 import os
 import pkgutil
 import sys
 import types
+import warnings
 
 import numpy as np
 
@@ -20,6 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import cowarray  # noqa: E402
+import cowarray.debug  # noqa: E402
 
 project = "cowarray"
 author = "the cowarray developers"
@@ -43,16 +49,151 @@ numpydoc_class_members_toctree = False
 html_theme = "pydata_sphinx_theme"
 html_title = "cowarray"
 html_theme_options = {"navigation_with_keys": False}
+# The tutorial has no sub-pages, so its left sidebar would be empty: give its
+# trace tables (about 100 characters wide) the room instead.
+html_sidebars = {"tutorial": []}
 
 
 INTRO = """\
 Every public name of the ``cowarray`` namespace, read from the package when
-the documentation is built. The array functions follow the `Python Array API
-standard <https://data-apis.org/array-api/latest/>`_; what is specific to
-cowarray is copy-on-write: :func:`cowarray.lazy_clone`, and the tools that
-show it (:func:`cowarray.cow_info`, :func:`cowarray.trace`,
-:func:`cowarray.warn_on_copy`, :func:`cowarray.sharing_picture`, the copy
-counters)."""
+the documentation is built, grouped by topic. The array functions follow the
+`Python Array API standard <https://data-apis.org/array-api/latest/>`_; what
+is specific to cowarray is copy-on-write and the tools that show it, which
+come first."""
+
+#: The copy-on-write names, in the order a reader meets them (the tutorial's).
+COW_NAMES = (
+    "lazy_clone",
+    "move",
+    "cow_info",
+    "CowInfo",
+    "shares_buffer",
+    "trace",
+    "sharing_picture",
+    "warn_on_copy",
+    "CopyWarning",
+    "ViewWriteWarning",
+    "copy_counters",
+    "reset_copy_counters",
+)
+ARRAY_NAMES = ("Array", "Device", "from_dlpack")
+
+#: The other topics, by the private module that defines a name (the element-wise
+#: functions are made by a factory in ``cowarray`` itself).
+TOPICS = {
+    "cowarray._page_cow": "Page-granular copy-on-write",
+    "cowarray._ops.creation": "Creating arrays",
+    "cowarray": "Element-wise functions",
+    "cowarray._ops.elementwise": "Element-wise functions",
+    "cowarray._ops.manipulation": "Shapes, joining and indexing",
+    "cowarray._ops.indexing": "Shapes, joining and indexing",
+    "cowarray._ops.statistical": "Reductions and statistics",
+    "cowarray._ops.utility": "Reductions and statistics",
+    "cowarray._ops.searching": "Searching, sorting and sets",
+    "cowarray._ops.sorting": "Searching, sorting and sets",
+    "cowarray._ops.sets": "Searching, sorting and sets",
+    "cowarray._ops.linalg": "Linear algebra",
+    "cowarray._ops.data_types": "Data types and casting",
+    "cowarray._ops.numpy_functions": "NumPy's functions beyond the standard",
+    "cowarray._ops.numpy_math": "NumPy's functions beyond the standard",
+    "cowarray._ops.numpy_statistics": "NumPy's functions beyond the standard",
+    "cowarray._backends._parallel": "Threads",
+}
+OTHER = "Other functions and classes"
+TOPIC_ORDER = (
+    "Copy-on-write",
+    "Page-granular copy-on-write",
+    "The Array",
+    "Creating arrays",
+    "Element-wise functions",
+    "Shapes, joining and indexing",
+    "Reductions and statistics",
+    "Searching, sorting and sets",
+    "Linear algebra",
+    "Data types and casting",
+    "NumPy's functions beyond the standard",
+    "Threads",
+    OTHER,
+)
+
+#: ``Array`` operators: (method, what you write, the function it is, in-place form).
+OPERATORS = (
+    ("__add__", "x + y", "add", "x += y"),
+    ("__sub__", "x - y", "subtract", "x -= y"),
+    ("__mul__", "x * y", "multiply", "x *= y"),
+    ("__truediv__", "x / y", "divide", "x /= y"),
+    ("__floordiv__", "x // y", "floor_divide", "x //= y"),
+    ("__mod__", "x % y", "remainder", "x %= y"),
+    ("__pow__", "x ** y", "pow", "x **= y"),
+    ("__matmul__", "x @ y", "matmul", "x @= y"),
+    ("__and__", "x & y", "bitwise_and", "x &= y"),
+    ("__or__", "x | y", "bitwise_or", "x |= y"),
+    ("__xor__", "x ^ y", "bitwise_xor", "x ^= y"),
+    ("__lshift__", "x << y", "bitwise_left_shift", "x <<= y"),
+    ("__rshift__", "x >> y", "bitwise_right_shift", "x >>= y"),
+    ("__eq__", "x == y", "equal", ""),
+    ("__ne__", "x != y", "not_equal", ""),
+    ("__lt__", "x < y", "less", ""),
+    ("__le__", "x <= y", "less_equal", ""),
+    ("__gt__", "x > y", "greater", ""),
+    ("__ge__", "x >= y", "greater_equal", ""),
+    ("__neg__", "-x", "negative", ""),
+    ("__pos__", "+x", "positive", ""),
+    ("__abs__", "abs(x)", "abs", ""),
+    ("__invert__", "~x", "bitwise_invert", ""),
+)
+
+OPERATORS_PAGE = """\
+Operators
+=========
+
+.. currentmodule:: cowarray
+
+Each operator on an :class:`Array` is the namespace function beside it (same
+promotion, same errors), and a Python scalar on either side works as the
+standard says. The result is a new value.
+
+An in-place operator (``x += y``) changes ``x`` only. If ``x`` shares its
+buffer (a lazy clone, a slice, a NumPy export), copy-on-write first gives
+``x`` a copy of the region it views, so no other value changes; if ``x`` is
+the only holder, it writes in place, without a copy. In-place operators keep
+``x``'s dtype and shape: one that would change them raises ``TypeError`` or
+``ValueError`` (write ``x = x + y`` instead).
+
+>>> import cowarray as ca
+>>> x = ca.ones(3)
+>>> y = ca.lazy_clone(x)
+>>> y += 1.0  # y copies first: x keeps its values
+>>> x
+cowarray.Array([1., 1., 1.], dtype=float64)
+>>> y
+cowarray.Array([2., 2., 2.], dtype=float64)
+
+Indexing reads with ``x[k]`` (a lazy view for basic indices) and writes with
+``x[k] = v``, also through copy-on-write.
+
+.. list-table::
+   :header-rows: 1
+
+   * - you write
+     - is
+     - in place
+"""
+
+AT_PAGE_HEAD = """\
+Functional updates: ``x.at``
+============================
+
+.. currentmodule:: cowarray
+
+``x.at[index]`` chooses where; its methods return a new array and leave ``x``
+unchanged, as in JAX. Each update starts as a lazy clone of ``x`` and writes
+through copy-on-write, so it copies at most the region ``x`` views, once (see
+the tutorial's section on ``.at``).
+
+"""
+
+AT_METHODS = ("get", "set", "add", "subtract", "multiply", "divide", "power", "min", "max", "apply")
 
 
 def public_names() -> list[str]:
@@ -75,9 +216,35 @@ def public_submodules() -> list[types.ModuleType]:
     return sorted(found, key=lambda m: m.__name__)
 
 
+def _topic_rank(title: str) -> int:
+    return TOPIC_ORDER.index(title) if title in TOPIC_ORDER else len(TOPIC_ORDER) - 1
+
+
+def topic_of(name: str, value: object) -> str:
+    """The reference section that lists ``name``."""
+    if name in COW_NAMES:
+        return "Copy-on-write"
+    if name in ARRAY_NAMES:
+        return "The Array"
+    return TOPICS.get(getattr(value, "__module__", ""), OTHER)
+
+
+def _autosummary(module: str, names: list[str]) -> list[str]:
+    return (
+        [f".. currentmodule:: {module}", "", ".. autosummary::", "   :toctree: .", ""]
+        + [f"   {n}" for n in names]
+        + [""]
+    )
+
+
+def _section(title: str, char: str = "-") -> list[str]:
+    return [title, char * len(title), ""]
+
+
 def write_api_listing() -> None:
-    """Write the API reference page: functions and classes, submodules, dtypes, constants."""
-    callables, dtypes, constants = [], [], []
+    """Write the API reference: topics (copy-on-write first), submodules, dtypes, constants."""
+    topics: dict[str, list[str]] = {"Copy-on-write": [], "The Array": []}
+    dtypes, constants = [], []
     for name in public_names():
         value = getattr(cowarray, name)
         if isinstance(value, types.ModuleType):
@@ -85,28 +252,41 @@ def write_api_listing() -> None:
         elif isinstance(value, np.dtype):
             dtypes.append(name)
         elif callable(value):
-            callables.append(name)
+            topics.setdefault(topic_of(name, value), []).append(name)
         else:
             constants.append((name, value))
-    top_level = {id(getattr(cowarray, n)) for n in callables}
-    out = [
-        "API reference",
-        "=============",
-        "",
-        INTRO,
-        "",
-        "Functions and classes",
-        "---------------------",
-        "",
-        ".. currentmodule:: cowarray",
-        "",
-        ".. autosummary::",
-        "   :toctree: .",
-        "",
-        *[f"   {n}" for n in callables],
-        "",
-    ]
+    topics["Copy-on-write"].sort(key=COW_NAMES.index)
+    topics["The Array"].sort(key=ARRAY_NAMES.index)
+    topics = {t: topics[t] for t in sorted(topics, key=_topic_rank)}
+    top_level = {id(getattr(cowarray, n)) for names in topics.values() for n in names}
+    out = ["API reference", "=============", "", INTRO, ""]
+    for title, names in topics.items():
+        out += _section(title) + _autosummary("cowarray", names)
+        if title == "Copy-on-write":
+            debug = cowarray.debug
+            extra = [n for n in debug.__all__ if id(getattr(debug, n)) not in top_level]
+            out += [
+                "From ``cowarray.debug``: the objects these tools return, and the one",
+                "name each buffer has in traces, pictures and warnings.",
+                "",
+                *_autosummary("cowarray.debug", extra),
+            ]
+        if title == "The Array":
+            out += [
+                "Besides its attributes and NumPy-style methods (on the :class:`Array`",
+                "page), an array has :doc:`operators <operators>` and",
+                ":doc:`functional updates, x.at[index] <at>`.",
+                "",
+                ".. toctree::",
+                "   :hidden:",
+                "",
+                "   operators",
+                "   at",
+                "",
+            ]
     for module in public_submodules():
+        if module is cowarray.debug:
+            continue  # its names are listed under copy-on-write
         extra = [
             n
             for n in getattr(module, "__all__", [])
@@ -114,17 +294,9 @@ def write_api_listing() -> None:
         ]
         title = f"``{module.__name__}``"
         summary = (module.__doc__ or "").strip().splitlines()[0]
-        out += [title, "-" * len(title), "", summary, ""]
+        out += [*_section(title), summary, ""]
         if extra:
-            out += [
-                f".. currentmodule:: {module.__name__}",
-                "",
-                ".. autosummary::",
-                "   :toctree: .",
-                "",
-                *[f"   {n}" for n in extra],
-                "",
-            ]
+            out += _autosummary(module.__name__, extra)
     if dtypes:
         out += ["Data types", "----------", "", "NumPy dtype objects:", ""]
         out += [", ".join(f"``{n}``" for n in dtypes), ""]
@@ -135,9 +307,52 @@ def write_api_listing() -> None:
         out.append("")
     target = os.path.join(HERE, "api", "generated")
     os.makedirs(target, exist_ok=True)
-    text = "\n".join(out)
-    path = os.path.join(target, "reference.rst")
-    _write_if_changed(path, text)
+    _write_if_changed(os.path.join(target, "reference.rst"), "\n".join(out))
+    _write_if_changed(os.path.join(target, "operators.rst"), operators_page())
+    _write_if_changed(os.path.join(target, "at.rst"), at_page())
+
+
+def operators_page() -> str:
+    """The operators of an Array, each with its function and in-place form."""
+    lines = [OPERATORS_PAGE]
+    for method, written, function, in_place in OPERATORS:
+        if not hasattr(cowarray.Array, method):
+            continue
+        lines += [
+            f"   * - ``{written}``",
+            f"     - :func:`{function}`",
+            f"     - ``{in_place}``" if in_place else "     -",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _plain_signature(function: object) -> str:
+    """``(values, *, mode=None)``: the signature without ``self`` and annotations."""
+    signature = inspect.signature(function)  # type: ignore[arg-type]
+    empty = inspect.Parameter.empty
+    parameters = [
+        p.replace(annotation=empty) for p in signature.parameters.values() if p.name != "self"
+    ]
+    return str(signature.replace(parameters=parameters, return_annotation=empty))
+
+
+def at_page() -> str:
+    """``x.at[index]`` and its methods, from their docstrings, under the names users write."""
+    from numpydoc.docscrape_sphinx import SphinxDocString
+
+    at_class = type(cowarray.zeros(1).at[0])
+    lines = [AT_PAGE_HEAD, str(SphinxDocString(inspect.getdoc(at_class) or "")), ""]
+    for name in AT_METHODS:
+        method = getattr(at_class, name)
+        signature = _plain_signature(method)
+        doc = str(SphinxDocString(inspect.getdoc(method) or ""))
+        lines += [
+            f".. py:method:: Array.at.{name}{signature}",
+            "",
+            *[f"   {line}".rstrip() for line in doc.splitlines()],
+            "",
+        ]
+    return "\n".join(lines)
 
 
 def _write_if_changed(path: str, text: str) -> None:
@@ -150,19 +365,55 @@ def _write_if_changed(path: str, text: str) -> None:
         f.write(text)
 
 
-def draw_tutorial_picture() -> None:
-    """The SVG the tutorial shows, drawn by cowarray itself."""
-    a = cowarray.zeros(1000)
-    clone = cowarray.lazy_clone(a)
-    head = a[:10]
-    total = a + 1
-    svg = cowarray.sharing_picture(a=a, clone=clone, head=head, total=total).to_svg()
+def draw_tutorial_pictures() -> None:
+    """The tutorial's before/after-write pictures, drawn by running the page's own examples.
+
+    The examples run in order, in one namespace, as the doctest does, until
+    ``after`` exists; ``before`` and ``after`` are then written as SVG. So the
+    drawings show the buffers under the names the page's text output gives.
+    """
+    with open(os.path.join(HERE, "tutorial.rst")) as f:
+        examples = doctest.DocTestParser().get_examples(f.read(), "tutorial.rst")
+    namespace: dict[str, object] = {}
+    with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for example in examples:
+            exec(compile(example.source, "<tutorial>", "single"), namespace)
+            if "after" in namespace:
+                break
     target = os.path.join(HERE, "_static")
     os.makedirs(target, exist_ok=True)
-    with open(os.path.join(target, "sharing.svg"), "w") as f:
-        f.write(svg)
+    for name in ("before", "after"):
+        picture = namespace[name]
+        assert isinstance(picture, cowarray.debug.SharingPicture)
+        _write_if_changed(os.path.join(target, f"sharing_{name}.svg"), picture.to_svg())
 
 
 write_api_listing()
-draw_tutorial_picture()
+draw_tutorial_pictures()
 html_static_path = ["_static"]
+
+
+def _picture_on_its_page(
+    app: object, what: str, name: str, obj: object, options: object, lines: list[str]
+) -> None:
+    """The ``sharing_picture`` page shows a picture, drawn as the tutorial's is."""
+    if name == "cowarray.sharing_picture":
+        lines += [
+            "",
+            "The tutorial's picture, as a notebook shows it (the bar under each array is",
+            "the part of its buffer it views). Before a write to ``clone``:",
+            "",
+            ".. image:: /_static/sharing_before.svg",
+            "   :alt: a, clone and head share buffer D; total has buffer E",
+            "",
+            "After it, ``clone`` has a buffer of its own:",
+            "",
+            ".. image:: /_static/sharing_after.svg",
+            "   :alt: after the write, clone has its own buffer F",
+            "",
+        ]
+
+
+def setup(app: object) -> None:
+    app.connect("autodoc-process-docstring", _picture_on_its_page)  # type: ignore[attr-defined]
