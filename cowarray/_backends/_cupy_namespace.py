@@ -36,45 +36,9 @@ import cupy
 import cupyx
 import numpy
 
-__all__ = [
-    "LINALG_NAMES",
-    "STANDARD_NAMES",
-    "check_index_bounds",
-    "missing_standard_names",
-    "release_of",
-    "standard_namespace",
-]
+from ._common import expm1_special_values, floor_divide, into, std, tanh_special_values, var
 
-#: Names of the 2025.12 standard that the op layer calls on ``xp`` and that this
-#: module must provide: checked by :func:`missing_standard_names`.
-STANDARD_NAMES: Final = (
-    "abs", "acos", "acosh", "add", "all", "any", "arange", "argmax", "argmin",
-    "argsort", "asarray", "asin", "asinh", "astype", "atan", "atan2", "atanh",
-    "bitwise_and", "bitwise_invert", "bitwise_left_shift", "bitwise_or",
-    "bitwise_right_shift", "bitwise_xor", "broadcast_arrays", "broadcast_shapes",
-    "broadcast_to", "can_cast", "ceil", "clip", "concat", "conj", "copysign", "cos",
-    "cosh", "count_nonzero", "cumulative_prod", "cumulative_sum", "diff", "divide",
-    "empty", "empty_like", "equal", "exp", "expand_dims", "expm1", "eye", "finfo",
-    "flip", "floor", "floor_divide", "full", "full_like", "greater", "greater_equal",
-    "hypot", "iinfo", "imag", "isfinite", "isin", "isinf", "isnan", "less",
-    "less_equal", "linspace", "log", "log10", "log1p", "log2", "logaddexp",
-    "logical_and", "logical_not", "logical_or", "logical_xor", "matmul", "max",
-    "maximum", "mean", "meshgrid", "min", "minimum", "moveaxis", "multiply", "negative",
-    "nextafter", "nonzero", "not_equal", "ones", "ones_like", "permute_dims",
-    "positive", "pow", "prod", "real", "reciprocal", "remainder", "repeat", "reshape",
-    "result_type", "roll", "round", "searchsorted", "sign", "signbit", "sin", "sinh",
-    "sort", "sqrt", "square", "squeeze", "stack", "std", "subtract", "sum", "take",
-    "take_along_axis", "tan", "tanh", "tensordot", "tile", "tril", "triu", "trunc",
-    "unique_all", "unique_counts", "unique_inverse", "unique_values", "unstack", "var",
-    "vecdot", "where", "zeros", "zeros_like",
-)  # fmt: skip
-
-LINALG_NAMES: Final = (
-    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul",
-    "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv",
-    "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "trace", "vecdot",
-    "vector_norm",
-)  # fmt: skip
+__all__ = ["check_index_bounds", "release_of", "standard_namespace"]
 
 
 def _sort(x: Any, /, *, axis: int = -1, stable: bool = True) -> Any:
@@ -178,14 +142,6 @@ def _count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> An
     return cupy.expand_dims(cupy.asarray(counts), tuple(a % max(x.ndim, 1) for a in axes))
 
 
-def _std(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
-    return x.std(axis=axis, ddof=correction, keepdims=keepdims)
-
-
-def _var(x: Any, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False) -> Any:
-    return x.var(axis=axis, ddof=correction, keepdims=keepdims)
-
-
 def _asarray(obj: Any, /, dtype: Any = None, *, copy: bool | None = None, **_: Any) -> Any:
     # Host data is copied with a blocking transfer: CuPy's default is an
     # asynchronous one whose source must outlive it, and ours is often a temporary.
@@ -247,17 +203,7 @@ def _vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
 
 
 def _tanh(x: Any, /) -> Any:
-    # For an infinite real part and a finite imaginary part y CuPy (as NumPy)
-    # gives +-1 with the sign of sin(y)cos(y) on the zero imaginary part; the
-    # standard wants the sign of y, as conj(tanh(z)) == tanh(conj(z)).
-    result = cupy.tanh(x)
-    if x.dtype.kind != "c":
-        return result
-    special = cupy.isinf(x.real) & cupy.isfinite(x.imag)
-    fixed = cupy.empty_like(x)
-    fixed.real = cupy.copysign(1.0, x.real)
-    fixed.imag = cupy.copysign(0.0, x.imag)
-    return cupy.where(special, fixed, result)
+    return tanh_special_values(cupy, x, cupy.tanh(x))
 
 
 def _sign(x: Any, /) -> Any:
@@ -289,18 +235,6 @@ def _complex(real: Any, imag: Any, dtype: Any) -> Any:
     return result
 
 
-def _into(out: Any, result: Any) -> Any:
-    """``result``, or ``out`` holding it: the ``out=`` of a wrapped ufunc.
-
-    The op layer's in-place operators call ``f(x, y, out=x)``; ``result`` is
-    computed in full before ``out`` is written.
-    """
-    if out is None:
-        return result
-    out[...] = result
-    return out
-
-
 def _divide(x1: Any, x2: Any, /, out: Any = None) -> Any:
     # CuPy's complex operator/ scales both operands by 1 / (|c| + |d|), so a
     # denominator with an infinite part gives nan+nanj where NumPy (Smith's
@@ -308,7 +242,7 @@ def _divide(x1: Any, x2: Any, /, out: Any = None) -> Any:
     dtype = cupy.result_type(x1, x2)
     if dtype.kind != "c":
         return cupy.divide(x1, x2, out=out)
-    return _into(out, _smith_divide(_as_array(x1, dtype), _as_array(x2, dtype)))
+    return into(out, _smith_divide(_as_array(x1, dtype), _as_array(x2, dtype)))
 
 
 def _smith_divide(a: Any, b: Any) -> Any:
@@ -340,7 +274,7 @@ def _reciprocal(x: Any, /, out: Any = None) -> Any:
     denominator = cupy.where(real_major, r + i * ratio, r * ratio + i)
     real = cupy.where(real_major, 1, ratio) / denominator
     imag = -cupy.where(real_major, ratio, 1) / denominator
-    return _into(out, _complex(real, imag, x.dtype))
+    return into(out, _complex(real, imag, x.dtype))
 
 
 # float16 and float32: (bits of +inf, bits of the quiet NaN) of nextafter's integer path.
@@ -356,7 +290,7 @@ def _nextafter(x1: Any, x2: Any, /, out: Any = None) -> Any:
     if dtype.char not in _FLOAT_BITS:
         return cupy.nextafter(x1, x2, out=out)
     bits = _bits_toward(_as_array(x1, dtype), _as_array(x2, dtype))
-    return _into(out, bits.astype(f"u{dtype.itemsize}").view(dtype))
+    return into(out, bits.astype(f"u{dtype.itemsize}").view(dtype))
 
 
 def _bits_toward(a: Any, b: Any) -> Any:
@@ -386,15 +320,17 @@ def _bits_toward(a: Any, b: Any) -> Any:
 def _floor_divide(x1: Any, x2: Any, /, out: Any = None) -> Any:
     # CuPy's float // is floor(x1 / x2): 1.0 // 0.1 gives 10.0 where NumPy's
     # divmod gives 9.0 (0.1 is a little more than a tenth). NumPy's divmod
-    # here, then the standard's true quotient where exactly one operand is
-    # infinite (inf // 2 is inf, 1 // -inf is -0.0), as the NumPy backend.
+    # here, then the standard's true quotients (_common.floor_divide).
     dtype = cupy.result_type(x1, x2)
     if dtype.kind != "f":
         return cupy.floor_divide(x1, x2, out=out)
-    a, b = _divmod_operands(x1, x2, dtype)
-    quotient, _ = _divmod(a, b)
-    quotient = cupy.where(cupy.isinf(a) != cupy.isinf(b), a / b, quotient)
-    return _into(out, quotient.astype(dtype, copy=False))
+
+    def python_floor_divide(x1: Any, x2: Any) -> Any:
+        quotient, _ = _divmod(*_divmod_operands(x1, x2, dtype))
+        return quotient.astype(dtype, copy=False)
+
+    a, b = _as_array(x1, dtype), _as_array(x2, dtype)  # Python scalars as arrays
+    return floor_divide(cupy, a, b, out, python_floor_divide)
 
 
 def _remainder(x1: Any, x2: Any, /, out: Any = None) -> Any:
@@ -404,7 +340,7 @@ def _remainder(x1: Any, x2: Any, /, out: Any = None) -> Any:
     if dtype.kind != "f":
         return cupy.remainder(x1, x2, out=out)
     _, modulus = _divmod(*_divmod_operands(x1, x2, dtype))
-    return _into(out, modulus.astype(dtype, copy=False))
+    return into(out, modulus.astype(dtype, copy=False))
 
 
 def _divmod_operands(x1: Any, x2: Any, dtype: Any) -> tuple[Any, Any]:
@@ -435,17 +371,15 @@ def _divmod(a: Any, b: Any) -> tuple[Any, Any]:
 
 def _expm1(x: Any, /) -> Any:
     # CuPy's complex expm1 is exp(z) - 1, which loses the digits of a small z
-    # (expm1(1e-10+0j) is off by 8e-8 relative). NumPy's formula, with the
-    # standard's special values as the NumPy backend gives them: exp(z) - 1
-    # where the real part is infinite or NaN, and +0 for the real part of a zero.
+    # (expm1(1e-10+0j) is off by 8e-8 relative). NumPy's formula (nc_expm1),
+    # then the standard's special values (_common.expm1_special_values).
     if x.dtype.kind != "c":
         return cupy.expm1(x)
     real, imag = x.real, x.imag
     half_sine = cupy.sin(imag / 2)
     near_one = cupy.expm1(real) * cupy.cos(imag) - 2 * half_sine * half_sine
-    near_one = cupy.where(x == 0, 0.0, near_one)
     result = _complex(near_one, cupy.exp(real) * cupy.sin(imag), x.dtype)
-    return cupy.where(cupy.isfinite(real), result, cupy.exp(x) - 1)
+    return expm1_special_values(cupy, x, result)
 
 
 def _reshape(x: Any, shape: Any, /, *, copy: bool | None = None) -> Any:
@@ -641,7 +575,7 @@ _RENAMED: Final[dict[str, Callable[..., Any]]] = {
     "reciprocal": _reciprocal,
     "remainder": _remainder,
     "sort": _sort,
-    "std": _std,
+    "std": std,
     "take": _take,
     "tanh": _tanh,
     "unique_all": _nan_aware_unique(cupy.unique_all),
@@ -649,7 +583,7 @@ _RENAMED: Final[dict[str, Callable[..., Any]]] = {
     "unique_inverse": _nan_aware_unique(cupy.unique_inverse),
     "unique_values": _nan_aware_unique(cupy.unique_values),
     "unstack": _unstack,
-    "var": _var,
+    "var": var,
     "vecdot": _vecdot,
 }
 _LINALG_RENAMED: Final[dict[str, Callable[..., Any]]] = {
@@ -812,10 +746,3 @@ def standard_namespace(device_id: int) -> types.SimpleNamespace:
     names["linalg"] = types.SimpleNamespace(**_bind_to_device(linalg, device_id))
     names["fft"] = types.SimpleNamespace(**_bind_to_device(_fft_namespace(), device_id))
     return types.SimpleNamespace(**names)
-
-
-def missing_standard_names(xp: types.SimpleNamespace) -> list[str]:
-    """The standard names this backend's ``xp`` still lacks (empty when complete)."""
-    missing = [name for name in STANDARD_NAMES if not hasattr(xp, name)]
-    missing += [f"linalg.{name}" for name in LINALG_NAMES if not hasattr(xp.linalg, name)]
-    return missing

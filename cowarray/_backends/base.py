@@ -3,16 +3,26 @@
 A backend allocates, copies and computes; it knows nothing of copy-on-write.
 The op layer calls standard names on ``backend.xp`` (``xp.acos``, ``xp.concat``,
 ...): a backend maps them onto its library's own names, so no op module ever
-asks which library it runs on.
+asks which library it runs on. The names every backend's ``xp`` must have
+are :data:`STANDARD_NAMES`, :data:`LINALG_NAMES` and :data:`FFT_NAMES`; the
+fixes that several libraries need are written once, taking ``xp``, in
+:mod:`cowarray._backends._common`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
-__all__ = ["Backend", "RandomSource"]
+__all__ = [
+    "FFT_NAMES",
+    "LINALG_NAMES",
+    "STANDARD_NAMES",
+    "Backend",
+    "RandomSource",
+    "missing_standard_names",
+]
 
 
 class RandomSource(Protocol):
@@ -234,3 +244,52 @@ class Backend(Protocol):
         device, on ``stream`` if given, or None: then the caller goes through
         ``source.to_numpy`` and ``from_numpy``."""
         ...
+
+
+# -- the standard namespace every backend's ``xp`` provides ------------------------
+
+#: Names of the 2025.12 standard that the op layer calls on ``xp`` and that every
+#: backend must provide: checked by :func:`missing_standard_names`, for every
+#: backend by tests/backends/test_backend_contract.py.
+STANDARD_NAMES: Final = (
+    "abs", "acos", "acosh", "add", "all", "any", "arange", "argmax", "argmin",
+    "argsort", "asarray", "asin", "asinh", "astype", "atan", "atan2", "atanh",
+    "bitwise_and", "bitwise_invert", "bitwise_left_shift", "bitwise_or",
+    "bitwise_right_shift", "bitwise_xor", "broadcast_arrays", "broadcast_shapes",
+    "broadcast_to", "can_cast", "ceil", "clip", "concat", "conj", "copysign", "cos",
+    "cosh", "count_nonzero", "cumulative_prod", "cumulative_sum", "diff", "divide",
+    "empty", "empty_like", "equal", "exp", "expand_dims", "expm1", "eye", "finfo",
+    "flip", "floor", "floor_divide", "full", "full_like", "greater", "greater_equal",
+    "hypot", "iinfo", "imag", "isfinite", "isin", "isinf", "isnan", "less",
+    "less_equal", "linspace", "log", "log10", "log1p", "log2", "logaddexp",
+    "logical_and", "logical_not", "logical_or", "logical_xor", "matmul", "max",
+    "maximum", "mean", "meshgrid", "min", "minimum", "moveaxis", "multiply", "negative",
+    "nextafter", "nonzero", "not_equal", "ones", "ones_like", "permute_dims",
+    "positive", "pow", "prod", "real", "reciprocal", "remainder", "repeat", "reshape",
+    "result_type", "roll", "round", "searchsorted", "sign", "signbit", "sin", "sinh",
+    "sort", "sqrt", "square", "squeeze", "stack", "std", "subtract", "sum", "take",
+    "take_along_axis", "tan", "tanh", "tensordot", "tile", "tril", "triu", "trunc",
+    "unique_all", "unique_counts", "unique_inverse", "unique_values", "unstack", "var",
+    "vecdot", "where", "zeros", "zeros_like",
+)  # fmt: skip
+
+LINALG_NAMES: Final = (
+    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul",
+    "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv",
+    "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "trace", "vecdot",
+    "vector_norm",
+)  # fmt: skip
+
+FFT_NAMES: Final = (
+    "fft", "fft2", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifft2", "ifftn",
+    "ifftshift", "ihfft", "irfft", "irfft2", "irfftn", "rfft", "rfft2", "rfftfreq", "rfftn",
+)  # fmt: skip
+
+
+def missing_standard_names(xp: Any) -> list[str]:
+    """The standard names a backend's ``xp`` still lacks (empty when complete)."""
+    missing = [name for name in STANDARD_NAMES if not hasattr(xp, name)]
+    for part, names in (("linalg", LINALG_NAMES), ("fft", FFT_NAMES)):
+        namespace = getattr(xp, part, None)
+        missing += [f"{part}.{name}" for name in names if not hasattr(namespace, name)]
+    return missing

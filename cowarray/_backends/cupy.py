@@ -60,12 +60,7 @@ import cupy
 import numpy as np
 
 from .._positions import flat_positions, has_integer_arrays
-from ._cupy_namespace import (
-    check_index_bounds,
-    missing_standard_names,
-    release_of,
-    standard_namespace,
-)
+from ._cupy_namespace import check_index_bounds, release_of, standard_namespace
 from .numpy import NUMPY_BACKEND
 
 __all__ = [
@@ -73,7 +68,6 @@ __all__ = [
     "MINIMUM_CUPY",
     "CupyBackend",
     "cupy_backend",
-    "missing_standard_names",
 ]
 
 #: Most copies whose source is kept alive at once; beyond it the oldest is waited for.

@@ -12,8 +12,9 @@ from typing import Any, Final
 
 import numpy as np
 
-from . import _pages
+from . import _common, _pages
 from ._parallel import parallel_ufunc
+from .base import STANDARD_NAMES
 
 __all__ = ["NUMPY_BACKEND", "NumpyBackend"]
 
@@ -23,75 +24,33 @@ def _reshape(x: np.ndarray, shape: tuple[int, ...], copy: bool | None = None) ->
     return x.reshape(shape, copy=copy)
 
 
-def _std(
-    x: np.ndarray, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False
-) -> Any:
-    # The method skips np.std's dispatch, and ddof= is NumPy's correction=.
-    return x.std(axis=axis, ddof=correction, keepdims=keepdims)
-
-
-def _var(
-    x: np.ndarray, /, *, axis: Any = None, correction: Any = 0.0, keepdims: bool = False
-) -> Any:
-    return x.var(axis=axis, ddof=correction, keepdims=keepdims)
-
-
 def _floor_divide(x1: Any, x2: Any, /, out: Any = None) -> Any:
-    # NumPy follows Python's // where exactly one operand is infinite
-    # (inf // 1 -> nan, 1 // -inf -> -1); the standard wants the true
-    # quotient there (+-inf, +-0). ``out`` may be x1 itself (in-place //=).
+    # The standard's true quotient where exactly one operand is infinite
+    # (_common.floor_divide); only where there is one, as it costs passes.
     first = x1 if isinstance(x1, np.ndarray) else np.asarray(x2)
-    if first.dtype.kind != "f":
-        return _PARALLEL["floor_divide"](x1, x2, out=out)
-    special = np.isinf(x1) != np.isinf(x2)
-    if not special.any():
+    if first.dtype.kind != "f" or not (np.isinf(x1) != np.isinf(x2)).any():
         return _PARALLEL["floor_divide"](x1, x2, out=out)
     with np.errstate(divide="ignore", invalid="ignore"):
-        quotient = np.true_divide(x1, x2)
-        result = np.floor_divide(x1, x2, out=out)
-    if isinstance(result, np.ndarray):
-        np.copyto(result, quotient, where=special)
-        return result
-    return np.where(special, quotient, result)
+        return _common.floor_divide(np, x1, x2, out, np.floor_divide)
 
 
 def _expm1(x: np.ndarray, /) -> Any:
-    # NumPy's complex expm1 misses C99's special values where the real part
-    # is infinite or NaN (expm1(inf+0j) gives inf+nanj), where exp(x) - 1 has
-    # them, and keeps the sign of a -0 real part (the standard: +0).
+    # NumPy's complex expm1 misses the standard's special values (_common).
     if x.dtype.kind != "c":
         return _PARALLEL["expm1"](x)
     with np.errstate(invalid="ignore", over="ignore"):
-        result = np.asarray(np.expm1(x))
-        special = ~np.isfinite(x.real)
-        if special.any():
-            result = np.where(special, np.exp(x) - 1, result)
-    zero = x == 0
-    if zero.any():
-        result.real[zero] = 0.0
-    return result
+        return _common.expm1_special_values(np, x, np.expm1(x))
 
 
 def _tanh(x: np.ndarray, /) -> Any:
-    # For an infinite real part and a finite imaginary part y NumPy gives
-    # +-1 with the sign of sin(2y) on the zero imaginary part; the standard
-    # wants the sign of y (1 + 0j for y > 0), as conj(tanh(z)) == tanh(conj(z)).
-    result = _PARALLEL["tanh"](x)
-    if x.dtype.kind != "c":
-        return result
-    special = np.isinf(x.real) & np.isfinite(x.imag)
-    if not special.any():
-        return result
-    fixed = np.empty_like(x)
-    fixed.real = np.copysign(1.0, x.real)
-    fixed.imag = np.copysign(0.0, x.imag)
-    return np.where(special, fixed, result)
+    return _common.tanh_special_values(np, x, _PARALLEL["tanh"](x))
 
 
 # Standard names that NumPy spells differently, lacks, or serves slowly.
 # NumPy 2 already has most 2025.12 names (acos, concat, permute_dims, pow, ...).
 _RENAMED: dict[str, Any] = {"reshape": _reshape}
-_RENAMED.update(std=_std, var=_var, floor_divide=_floor_divide, expm1=_expm1, tanh=_tanh)
+_RENAMED.update(std=_common.std, var=_common.var)
+_RENAMED.update(floor_divide=_floor_divide, expm1=_expm1, tanh=_tanh)
 
 # The ufuncs whose unbuffered ``.at`` serves index_update (duplicates accumulate).
 _UNBUFFERED: dict[str, np.ufunc] = {
@@ -106,77 +65,11 @@ _UNBUFFERED: dict[str, np.ufunc] = {
 
 
 # The standard's element-wise functions (and the operators' functions) that
-# NumPy serves with a ufunc: above a size threshold the namespace computes
+# NumPy serves with a ufunc (those of the standard's names that are ufuncs of
+# one output and no signature): above a size threshold the namespace computes
 # them on every core, bitwise as NumPy does (cowarray/_backends/_parallel.py).
-_ELEMENTWISE: Final = (
-    "abs",
-    "acos",
-    "acosh",
-    "add",
-    "asin",
-    "asinh",
-    "atan",
-    "atan2",
-    "atanh",
-    "bitwise_and",
-    "bitwise_invert",
-    "bitwise_left_shift",
-    "bitwise_or",
-    "bitwise_right_shift",
-    "bitwise_xor",
-    "ceil",
-    "conj",
-    "copysign",
-    "cos",
-    "cosh",
-    "divide",
-    "equal",
-    "exp",
-    "expm1",
-    "floor",
-    "floor_divide",
-    "greater",
-    "greater_equal",
-    "hypot",
-    "isfinite",
-    "isinf",
-    "isnan",
-    "less",
-    "less_equal",
-    "log",
-    "log10",
-    "log1p",
-    "log2",
-    "logaddexp",
-    "logical_and",
-    "logical_not",
-    "logical_or",
-    "logical_xor",
-    "maximum",
-    "minimum",
-    "multiply",
-    "negative",
-    "nextafter",
-    "not_equal",
-    "positive",
-    "pow",
-    "reciprocal",
-    "remainder",
-    "sign",
-    "signbit",
-    "sin",
-    "sinh",
-    "sqrt",
-    "square",
-    "subtract",
-    "tan",
-    "tanh",
-    "trunc",
-)
-
-
 def _parallel_ufuncs() -> dict[str, Any]:
-    ufuncs = {name: getattr(np, name, None) for name in _ELEMENTWISE}
+    ufuncs = {name: getattr(np, name, None) for name in STANDARD_NAMES}
     return {
         name: parallel_ufunc(ufunc)
         for name, ufunc in ufuncs.items()
@@ -272,6 +165,23 @@ class _CapsuleProducer:
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return self._device
+
+
+#: id(weak reference) -> the weak reference to an exported view, while it lives.
+_DEATH_WATCHES: dict[int, weakref.ref[Any]] = {}
+
+
+def _call_at_death(view: np.ndarray, callback: Callable[[], None]) -> None:
+    """Call ``callback`` when ``view`` dies: a weak reference with a callback
+    (weakref.finalize did the same at three times the cost, a fifth of to_torch)."""
+
+    def died(reference: weakref.ref[Any], watches: dict[int, Any] = _DEATH_WATCHES) -> None:
+        # (the registry bound as a default: at exit module globals may be gone)
+        watches.pop(id(reference), None)
+        callback()
+
+    reference = weakref.ref(view, died)
+    _DEATH_WATCHES[id(reference)] = reference
 
 
 class NumpyBackend:
@@ -427,7 +337,7 @@ class NumpyBackend:
         view = data.view()
         capsule = view.__dlpack__(max_version=max_version, copy=copy)
         if on_release is not None:
-            weakref.finalize(view, on_release).atexit = False
+            _call_at_death(view, on_release)
         return capsule
 
     def import_dlpack(self, capsule: Any, dl_device: tuple[int, int]) -> np.ndarray:

@@ -7,7 +7,7 @@ import pytest
 from _gpu import GPU, cupy, new_stream, synchronize
 
 import cowarray as ca
-from cowarray._backends.cupy import missing_standard_names
+from cowarray._backends.base import missing_standard_names
 from cowarray.testing import to_numpy
 
 
