@@ -4,12 +4,16 @@
 backed by NumPy, so that device plumbing (``device=``, ``to_device``, refusing
 to mix devices) is tested on machines without a GPU, as array-api-strict does.
 ``cuda:N`` devices belong to the CuPy backend, loaded only when asked for.
+The kinds and their indices are the backend registry's
+(:data:`cowarray._backends.KINDS`); this module only names and interns devices.
 """
 
 from __future__ import annotations
 
 import threading
 from typing import TYPE_CHECKING, Any, ClassVar, Final
+
+from . import _backends
 
 if TYPE_CHECKING:
     from ._backends.base import Backend
@@ -51,13 +55,9 @@ class Device:
             index = int(number)
         if index is None:
             index = 0
-        if kind not in ("cpu", "cuda"):
-            raise ValueError(f"unknown device kind {kind!r}; expected 'cpu', 'cpu:1' or 'cuda:N'")
-        if kind == "cpu" and index not in (0, 1):
-            raise ValueError(
-                f"there is no device 'cpu:{index}': 'cpu' is NumPy memory and "
-                "'cpu:1' the simulated second device"
-            )
+        problem = _backends.device_kind(kind).missing(index)
+        if problem is not None:
+            raise ValueError(problem)
         key = (kind, index)
         device = cls._interned.get(key)
         if device is None:
@@ -67,9 +67,8 @@ class Device:
                     device = object.__new__(cls)
                     object.__setattr__(device, "kind", kind)
                     object.__setattr__(device, "index", index)
-                    from ._backends import backend_for
-
-                    object.__setattr__(device, "backend", backend_for(device))
+                    # through the module: the tests' stand-in GPU replaces backend_for
+                    object.__setattr__(device, "backend", _backends.backend_for(device))
                     cls._interned[key] = device
         return device
 
@@ -86,8 +85,8 @@ class Device:
         return self
 
     def __str__(self) -> str:
-        if self.kind == "cpu" and self.index == 0:
-            return "cpu"
+        if self.index == 0 and _backends.KINDS[self.kind].bare_first:
+            return self.kind
         return f"{self.kind}:{self.index}"
 
     def __repr__(self) -> str:

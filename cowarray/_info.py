@@ -8,10 +8,10 @@ someone asks).
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any, Final
 
-from ._devices import CPU, SIMULATED_CPU, Device, as_device
+from ._backends import KINDS
+from ._devices import CPU, Device, as_device
 from ._dtypes import (
     COMPLEX_FLOATING,
     DEFAULT_COMPLEX,
@@ -40,18 +40,6 @@ _KINDS: Final[dict[str, tuple[Any, ...]]] = {
 
 def _device(device: object) -> Device:
     return CPU if device is None else as_device(device)
-
-
-def _cuda_devices() -> tuple[Device, ...]:
-    if importlib.util.find_spec("cupy") is None:
-        return ()
-    try:
-        import cupy
-
-        count = int(cupy.cuda.runtime.getDeviceCount())
-    except Exception:  # no driver, no GPU: CuPy imports but cannot count
-        return ()
-    return tuple(Device("cuda", index) for index in range(count))
 
 
 class Info:
@@ -156,7 +144,7 @@ class Info:
         >>> ca.__array_namespace_info__().devices()[:2]
         [Device('cpu'), Device('cpu:1')]
         """
-        return [CPU, SIMULATED_CPU, *_cuda_devices()]
+        return [Device(kind.name, index) for kind in KINDS.values() for index in kind.present()]
 
 
 _INFO: Final = Info()

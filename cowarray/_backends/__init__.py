@@ -1,35 +1,110 @@
-"""Backends: one module per array library, chosen by a device's kind.
+"""Backends: one module per array library, found by a device's kind in :data:`KINDS`.
 
-Optional backends are imported only when a device of theirs is asked for, so
-``import cowarray`` never imports CuPy.
+The registry owns the device kinds: each :class:`DeviceKind` says its name,
+which indices exist (and what to say when one does not), and how to load the
+backend serving a device. ``cowarray._devices`` reads it; nothing here imports
+``_devices`` at run time, so the arrow points one way. Adding a backend is its
+module plus one entry in :data:`KINDS`.
+
+Loaders import their module only when a device of theirs is first asked for,
+so ``import cowarray`` never imports CuPy.
 """
 
 from __future__ import annotations
 
 import importlib.util
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from .._devices import Device
     from .base import Backend
 
-__all__ = ["backend_for"]
+__all__ = ["KINDS", "DeviceKind", "backend_for", "device_kind"]
+
+
+@dataclass(frozen=True)
+class DeviceKind:
+    """One kind of device (``cpu``, ``cuda``) and the backend that serves it."""
+
+    #: The kind's name, before the colon in a device name.
+    name: str
+    #: How the kind's devices are written in messages ("'cuda:N'").
+    spelled: str
+    #: Why ``kind:index`` names no device (None: it may exist; the backend
+    #: checks what only the library can know, such as how many GPUs there are).
+    missing: Callable[[int], str | None]
+    #: The backend serving the device of this kind with this index (imports it).
+    load: Callable[[int], Backend]
+    #: The indices of this kind's devices on this machine (may import the library).
+    present: Callable[[], tuple[int, ...]]
+    #: Whether index 0 is written without its index (``cpu``, not ``cpu:0``).
+    bare_first: bool = False
+
+
+def _missing_cpu(index: int) -> str | None:
+    if index in (0, 1):
+        return None
+    return (
+        f"there is no device 'cpu:{index}': 'cpu' is NumPy memory and "
+        "'cpu:1' the simulated second device"
+    )
+
+
+def _load_numpy(index: int) -> Backend:
+    from .numpy import NUMPY_BACKEND
+
+    return NUMPY_BACKEND
+
+
+def _any_index(index: int) -> str | None:
+    return None
+
+
+def _gpus() -> tuple[int, ...]:
+    if importlib.util.find_spec("cupy") is None:
+        return ()
+    try:
+        import cupy
+
+        count = int(cupy.cuda.runtime.getDeviceCount())
+    except Exception:  # no driver, no GPU: CuPy imports but cannot count
+        return ()
+    return tuple(range(count))
+
+
+def _load_cupy(index: int) -> Backend:
+    if importlib.util.find_spec("cupy") is None:
+        raise ModuleNotFoundError(
+            f"device cuda:{index} needs CuPy, which is not installed; install it with "
+            'pip install "cupy-cuda12x>=14" (or cupy-cuda13x for CUDA 13), or, in a '
+            'clone of cowarray, pip install -e ".[cuda12]"'
+        )
+    from .cupy import cupy_backend  # type: ignore[import-not-found,unused-ignore]
+
+    return cupy_backend(index)  # type: ignore[no-any-return,unused-ignore]
+
+
+#: Every device kind, by name: the one list of them.
+KINDS: Final[dict[str, DeviceKind]] = {
+    "cpu": DeviceKind(
+        "cpu", "'cpu', 'cpu:1'", _missing_cpu, _load_numpy, lambda: (0, 1), bare_first=True
+    ),
+    "cuda": DeviceKind("cuda", "'cuda:N'", _any_index, _load_cupy, _gpus),
+}
+
+
+def device_kind(name: str) -> DeviceKind:
+    """The registered kind called ``name``; ValueError naming the kinds if none is."""
+    kind = KINDS.get(name)
+    if kind is None:
+        spellings = [entry.spelled for entry in KINDS.values()]
+        expected = ", ".join(spellings[:-1]) + " or " + spellings[-1]
+        raise ValueError(f"unknown device kind {name!r}; expected {expected}")
+    return kind
 
 
 def backend_for(device: Device) -> Backend:
     """The backend that serves ``device``."""
-    if device.kind == "cpu":
-        from .numpy import NUMPY_BACKEND
-
-        return NUMPY_BACKEND
-    if device.kind == "cuda":
-        if importlib.util.find_spec("cupy") is None:
-            raise ModuleNotFoundError(
-                f"device {device} needs CuPy, which is not installed; install it with "
-                'pip install "cupy-cuda12x>=14" (or cupy-cuda13x for CUDA 13), or, in a '
-                'clone of cowarray, pip install -e ".[cuda12]"'
-            )
-        from .cupy import cupy_backend  # type: ignore[import-not-found,unused-ignore]
-
-        return cupy_backend(device.index)  # type: ignore[no-any-return,unused-ignore]
-    raise ValueError(f"no backend serves device {device}")
+    return device_kind(device.kind).load(device.index)
