@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The GPU check, in one run (docs/gpu.md): the GPU-only tests, the whole suite
-# with cuda:0 as the test device, then the GPU benchmarks. Logs go to $OUT
+# The GPU check, in one run (docs/gpu.md): the CuPy stand-in's numeric claims
+# against real CuPy, the GPU-only tests, the whole suite with cuda:0 as the
+# test device, then the GPU benchmarks. Logs go to $OUT
 # (default ./gpu-check-logs); summary.txt holds the lines to report.
 #
 # Needs, already installed: python3 with CuPy (>= 14) and numpy; torch with
@@ -8,7 +9,7 @@
 # that benchmarks/gpu_site.sh prepares on a machine with network (it is put on
 # PYTHONPATH here, with pytest-xdist and pytest-timeout). No network: cowarray
 # runs from this checkout (PYTHONPATH), nothing is installed. Each step has a
-# time limit, so the whole script ends within about 6.5 minutes whatever hangs.
+# time limit, so the whole script ends within about 8 minutes whatever hangs.
 #
 # Run from anywhere: bash benchmarks/gpu_check.sh
 set -uo pipefail
@@ -58,6 +59,13 @@ EOF
 } >"$OUT/env.txt" 2>&1
 note "== environment"
 cat "$OUT/env.txt" >>"$SUMMARY"
+
+# 1b. The stand-in's numeric imitations (NaN order, flush-to-zero, scatters, ...)
+#     against real CuPy: until this has run on a GPU they are unverified.
+timeout 90 "$PYTHON" tools/check_stand_in_claims.py >"$OUT/stand_in_claims.log" 2>&1
+rc=$?
+note "== stand-in claims against real CuPy (exit $rc; 1: some differ): $(tail -n 1 "$OUT/stand_in_claims.log")"
+grep -A2 -E "^DIFFER|^differ" "$OUT/stand_in_claims.log" | head -n 60 >>"$SUMMARY"
 
 # 2. GPU-only tests and the backend's own logic, verbose: most important first.
 timeout 80 "$PYTHON" -m pytest -p no:cacheprovider -v -rs ${PER_TEST[@]+"${PER_TEST[@]}"} \

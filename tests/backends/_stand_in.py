@@ -25,6 +25,11 @@ default): what a release lacks is left out, its ``reshape``, ``repeat`` and
 ``sign`` behave as in that release. Its arrays export DLPack capsules that say
 kDLCUDA (refusing ``copy=True``, as CuPy), and its ``from_dlpack`` takes only
 those and drops the READ_ONLY flag, as CuPy does.
+
+The numeric imitations above are beliefs about CuPy until
+``tools/check_stand_in_claims.py`` has compared them with real CuPy on a GPU
+(``benchmarks/gpu_check.sh`` runs it); each is marked with the claim that
+checks it. The streams, events and orderings are what the stand-in is for.
 """
 
 from __future__ import annotations
@@ -70,6 +75,7 @@ _SHARED_LINALG = (
 )  # fmt: skip
 
 
+# Unverified; tools/check_stand_in_claims.py: index-arrays-wrap
 def _wrapped(shape: tuple[int, ...], key: Any) -> Any:
     """``key`` with its integer index arrays wrapped into range, as CuPy's indexing does."""
     parts = key if isinstance(key, tuple) else (key,)
@@ -100,6 +106,7 @@ def _has_integer_arrays(key: Any) -> bool:
     return any(isinstance(part, np.ndarray) and part.dtype.kind in "iu" for part in parts)
 
 
+# Unverified; tools/check_stand_in_claims.py: scatter-set-order
 def _first_writes(shape: tuple[int, ...], key: Any, value: Any) -> tuple[Any, Any]:
     """``key`` and ``value`` cut down to the first write to each position.
 
@@ -118,6 +125,7 @@ def _first_writes(shape: tuple[int, ...], key: Any, value: Any) -> tuple[Any, An
 
 
 @contextlib.contextmanager
+# Unverified; tools/check_stand_in_claims.py: index-error-words
 def _cupys_index_words() -> Iterator[None]:
     """CuPy says "Index 7 is out of bounds ..." where NumPy says "index 7 ..."."""
     try:
@@ -300,11 +308,13 @@ def fake_broadcast_arrays(*arrays: Any) -> tuple[FakeArray, ...]:
     return tuple(fake_broadcast_to(array, shape) for array in arrays)
 
 
+# Unverified; tools/check_stand_in_claims.py: index-arrays-wrap
 def fake_take(a: Any, indices: Any, axis: int | None = None) -> FakeArray:
     """``cupy.take``: out-of-range indices wrap around."""
     return make(np.take(a, indices, axis, mode="wrap"))
 
 
+# Unverified; tools/check_stand_in_claims.py: sort-1d-by-bits, sort-2d-nan-aware, sort-stable
 def fake_sort(a: Any, axis: int = -1, kind: str | None = None) -> FakeArray:
     """``cupy.sort``: always stable, whatever ``kind`` says (NumPy's default is not).
 
@@ -315,6 +325,7 @@ def fake_sort(a: Any, axis: int = -1, kind: str | None = None) -> FakeArray:
     return make(np.sort(a, axis=axis, kind="stable"))
 
 
+# Unverified; tools/check_stand_in_claims.py: argsort-1d-by-bits
 def fake_argsort(a: Any, axis: int = -1, kind: str | None = None) -> FakeArray:
     """``cupy.argsort``: always stable; by the bits for 1-D float32/float64."""
     if _radix_sorted(a):
@@ -345,6 +356,7 @@ UniqueCounts = collections.namedtuple("UniqueCounts", "values counts")
 UniqueInverse = collections.namedtuple("UniqueInverse", "values inverse_indices")
 
 
+# Unverified; tools/check_stand_in_claims.py: unique-nans-by-bits
 def _cupy_unique(x: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """CuPy's ``unique(equal_nan=False)`` (cupy/_manipulation/add_remove.py):
     values, indices, inverse and counts, in the order of CuPy's stable sort,
@@ -378,6 +390,7 @@ def fake_unique_values(x: Any) -> FakeArray:
     return make(_cupy_unique(x)[0])
 
 
+# Unverified; tools/check_stand_in_claims.py: isin-nan-first
 def fake_isin(
     element: Any, test_elements: Any, assume_unique: bool = False, invert: bool = False
 ) -> FakeArray:
@@ -398,6 +411,7 @@ def fake_isin(
     return make(found != invert)
 
 
+# Unverified; tools/check_stand_in_claims.py: clip-nan-bound
 def fake_clip(a: Any, a_min: Any, a_max: Any, out: Any = None) -> FakeArray:
     """``cupy.clip``: CuPy's kernel, ``max if min > max else`` ``a`` clamped.
 
@@ -414,6 +428,7 @@ def fake_clip(a: Any, a_min: Any, a_max: Any, out: Any = None) -> FakeArray:
         return make(np.where(a_min > a_max, a_max, clamped))
 
 
+# Unverified; tools/check_stand_in_claims.py: sign-of-nan
 def fake_sign_before_14_2(x: Any) -> FakeArray:
     """``cupy.sign`` before 14.2: 0 for NaN, ``x / abs(x)`` (NaN) for a complex zero
     (and 0 for a float32 subnormal, as from 14.2: see :func:`_flushing`)."""
@@ -448,6 +463,7 @@ def fake_reshape_before_14_2(a: Any, newshape: Any, order: str = "C") -> Any:
 # few dtypes only. Other indices update in place, as NumPy's .at does.
 
 # The dtypes of each ufunc's scatter, and the release whose scatter took int64.
+# Unverified; tools/check_stand_in_claims.py: scatter-dtypes-*
 _SCATTER_DTYPES = {
     "add": ("int32", "float16", "float32", "float64", "uint32", "uint64"),
     "subtract": ("int32", "uint32"),
@@ -460,6 +476,7 @@ _SCATTER_DTYPES = {
 _SCATTERS_INT64_SINCE = {"add": (14, 1), "maximum": (14, 1), "minimum": (14, 1)}
 # CuPy's float atomicMax/atomicMin (cupy/_core/include/cupy/atomics.cuh) compare
 # with fmaxf/fminf, also for double: NaN is dropped, a double goes through float.
+# Unverified; tools/check_stand_in_claims.py: scatter-max-drops-nan
 _NAN_DROPPING = {"maximum": np.fmax, "minimum": np.fmin}
 
 
@@ -552,6 +569,7 @@ def _complex(real: np.ndarray, imag: np.ndarray) -> np.ndarray:
     return result
 
 
+# Unverified; tools/check_stand_in_claims.py: complex-divide-scaled
 def _cupy_complex_divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """CuPy's complex ``operator/`` (cupy/_core/include/cupy/complex/arithmetic.h).
 
@@ -588,6 +606,7 @@ def _flushed(x: np.ndarray) -> np.ndarray:
     return np.where(np.abs(x) < np.finfo(np.float32).tiny, np.copysign(np.float32(0), x), x)
 
 
+# Unverified; tools/check_stand_in_claims.py: unary-ftz, other-no-ftz
 def _flushing(function: Callable[..., Any]) -> Callable[..., Any]:
     """NumPy's unary ``function`` as CuPy's kernel computes it for float32:
     subnormal inputs and results are zeros of their sign (``-ftz=true``), so
@@ -602,6 +621,7 @@ def _flushing(function: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
+# Unverified; tools/check_stand_in_claims.py: nextafter-ftz
 def fake_nextafter(x1: Any, x2: Any, out: Any = None) -> Any:
     """``cupy.nextafter``: float32 subnormals in and out flushed to zero.
 
@@ -616,6 +636,7 @@ def fake_nextafter(x1: Any, x2: Any, out: Any = None) -> Any:
         return _into(out, _flushed(np.nextafter(_flushed(a), _flushed(b))))
 
 
+# Unverified; tools/check_stand_in_claims.py: floor-divide-floor
 def fake_floor_divide(x1: Any, x2: Any, out: Any = None) -> Any:
     """``cupy.floor_divide``: ``floor(x1 / x2)`` for floats (cupy/_core/include/cupy/carray.cuh).
 
@@ -629,6 +650,7 @@ def fake_floor_divide(x1: Any, x2: Any, out: Any = None) -> Any:
         return _into(out, np.floor(a / b))
 
 
+# Unverified; tools/check_stand_in_claims.py: remainder-floor
 def fake_remainder(x1: Any, x2: Any, out: Any = None) -> Any:
     """``cupy.remainder``: ``x1 - floor(x1 / x2) * x2`` for floats (cupy/_core/_routines_math.pyx).
 
@@ -642,6 +664,7 @@ def fake_remainder(x1: Any, x2: Any, out: Any = None) -> Any:
         return _into(out, a - np.floor(a / b) * b)
 
 
+# Unverified; tools/check_stand_in_claims.py: complex-expm1-inexact
 def fake_expm1(x: Any, out: Any = None) -> Any:
     """``cupy.expm1``: ``exp(z) - 1`` for complex z (cupy/_core/include/cupy/complex.cuh).
 
@@ -697,6 +720,7 @@ def _as_cusolver(function: Callable[..., Any], routine: str) -> Callable[..., An
     return call
 
 
+# Unverified; tools/check_stand_in_claims.py: singular-inv-nan
 def fake_linalg(missing: set[str]) -> types.SimpleNamespace:
     """``cupy.linalg``: CuPy's names and signatures, NumPy's arithmetic.
 
@@ -845,6 +869,7 @@ class FakeCuda:
         return self.current
 
 
+# Unverified; tools/check_stand_in_claims.py: fft-empty-refused
 def fake_fft() -> Any:
     """``cupy.fft``: NumPy's, except that a transform of an empty array raises, as
     a cuFFT plan of 0 transforms does (NumPy returns an empty result)."""
