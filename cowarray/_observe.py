@@ -457,17 +457,17 @@ class Trace:
 
         def cells(row: tuple[str, ...], tag: str) -> str:
             return "".join(
-                f'<{tag} style="text-align:{"right" if i in _NUMERIC else "left"}">'
-                f"{html.escape(cell)}</{tag}>"
+                f'<{tag} style="text-align:{"right" if i in _NUMERIC else "left"};'
+                f'padding:0.1em 0.6em">{html.escape(cell)}</{tag}>'
                 for i, cell in enumerate(row)
             )
 
         body = "".join(f"<tr>{cells(row, 'td')}</tr>" for row in rows[1:])
         return (
-            '<table class="cowarray-trace">'
+            '<table class="cowarray-trace" style="font-variant-numeric:tabular-nums">'
             f"<thead><tr>{cells(rows[0], 'th')}</tr></thead><tbody>{body}</tbody>"
-            f'<caption style="caption-side:bottom">{html.escape(self._summary())}</caption>'
-            "</table>"
+            '<caption style="caption-side:bottom;text-align:left;padding:0.3em 0.6em">'
+            f"{html.escape(self._summary())}</caption></table>"
         )
 
 

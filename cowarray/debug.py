@@ -77,7 +77,7 @@ class CowInfo:
     >>> info = ca.cow_info(x[:10])
     >>> info.state, info.holders, info.view_nbytes
     ('shared', 2, 80)
-    >>> info.buffer  # the name traces, pictures and warnings give the buffer
+    >>> info.buffer  # its name in traces, pictures and warnings
     'A'
     >>> info.buffer_id == ca.cow_info(x).buffer_id
     True
@@ -103,8 +103,8 @@ class CowInfo:
             ("view_nbytes", f"{self.view_nbytes} bytes"),
         ]
         rows = "".join(
-            f'<tr><th style="text-align:left">{name}</th><td style="text-align:left">'
-            f"{html.escape(value)}</td></tr>"
+            f'<tr><th style="text-align:left;padding:0.1em 0.6em">{name}</th>'
+            f'<td style="text-align:left;padding:0.1em 0.6em">{html.escape(value)}</td></tr>'
             for name, value in fields
         )
         return f'<table class="cowarray-cow-info"><caption>CowInfo</caption>{rows}</table>'

@@ -397,7 +397,11 @@ html_static_path = ["_static"]
 def _picture_on_its_page(
     app: object, what: str, name: str, obj: object, options: object, lines: list[str]
 ) -> None:
-    """The ``sharing_picture`` page shows a picture, drawn as the tutorial's is."""
+    """Show a picture on the sharing_picture page; link the operators and .at pages."""
+    if name == "cowarray.Array":
+        lines += ["", "Its operators: :doc:`operators`; functional updates: :doc:`at`.", ""]
+    if name == "cowarray.Array.at":
+        lines += ["", "The methods and their modes: :doc:`at`.", ""]
     if name == "cowarray.sharing_picture":
         lines += [
             "",

@@ -92,7 +92,7 @@ def test_a_trace_shows_as_an_html_table_that_names_the_cell_and_the_buffers(
     examples = [e for _, e in executed]
     for cell, example in traces:
         table = _data(cell, "text/html")
-        assert table is not None and table.startswith('<table class="cowarray-trace">'), cell
+        assert table is not None and table.startswith('<table class="cowarray-trace"'), cell
         assert "<th" in table and ">copied</th>" in table and ">concerned</th>" in table
         # The same letters as the page prints: one name per buffer, kernel or doctest.
         for buffer in _buffer_column(example.want):
