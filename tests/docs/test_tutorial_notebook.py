@@ -24,6 +24,7 @@ pytest.importorskip("torch", reason="the tutorial's torch section needs torch (t
 
 DOCS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "docs")
 SHOWN = re.compile(r"print\((\w+)\)\n")  # print(t) -> t: the notebook displays it
+DIRECTIVE = re.compile(r"\s*# doctest:.*$", re.MULTILINE)
 
 
 def _notebook() -> tuple[object, list[doctest.Example]]:
@@ -37,7 +38,8 @@ def _notebook() -> tuple[object, list[doctest.Example]]:
                 cells.append(nbformat.v4.new_markdown_cell(piece.strip()))
             continue
         shown = SHOWN.fullmatch(piece.source)
-        cell = nbformat.v4.new_code_cell(shown.group(1) if shown else piece.source.rstrip("\n"))
+        source = DIRECTIVE.sub("", piece.source).rstrip("\n")  # doctest's, not the reader's
+        cell = nbformat.v4.new_code_cell(shown.group(1) if shown else source)
         if piece.want.startswith("Traceback") or piece.exc_msg:
             cell.metadata["tags"] = ["raises-exception"]
         cells.append(cell)
