@@ -728,8 +728,19 @@ def expose(holder: Holder, *, copy_allowed: bool, consumer: str = "__dlpack__") 
     holders raise BufferError instead); making it private and exposing it
     are one step for every joiner, so no clone can slip in between.
     """
+    skip_writer = True
     while True:
-        if copy_allowed:
+        # Writable memory that nobody else holds is already private: making
+        # it so would be a write of nothing through the whole write path (a
+        # third of to_torch). Whether nobody else holds it is counted under
+        # the lock below; if someone does, the loop goes the long way.
+        data = holder._data
+        private = (
+            skip_writer
+            and _plain_record(holder)
+            and not holder._device.backend.must_copy_before_write(data)
+        )
+        if copy_allowed and not private:
             make_private(holder)
         reentered = _enter()
         try:
@@ -738,15 +749,24 @@ def expose(holder: Holder, *, copy_allowed: bool, consumer: str = "__dlpack__") 
                     f"{consumer}: this array cannot be exported from code that runs inside "
                     "a write of cowarray memory (a gc callback or __del__); export it later"
                 )
+            if private and holder._data is not data:
+                continue  # written meanwhile: decide again
             if holder._buf is None:
                 _new_record(holder)
             assert holder._buf is not None
             holder._buf.shareable = False
             if _count(holder) <= _SOLE:
+                if private:
+                    # The consumer may write this memory in place, as the
+                    # skipped takeover would have (page clones must copy it).
+                    holder._device.backend.note_write_in_place(data)
                 buf = holder._buf
                 buf.exposures += 1
                 return buf
             holder._buf.shareable = _gate(holder._buf)
+            if private:
+                skip_writer = False  # shared after all: make it private first
+                continue
             if not copy_allowed:
                 raise BufferError(
                     f"{consumer}(copy=False) cannot export this array without copying: its "
@@ -756,6 +776,13 @@ def expose(holder: Holder, *, copy_allowed: bool, consumer: str = "__dlpack__") 
                 )
         finally:
             _leave(reentered)
+
+
+def _plain_record(holder: Holder) -> bool:
+    """No record, or one of plain memory (not read-only, not foreign): the
+    cases where private memory needs no write to become exposable."""
+    buf = holder._buf
+    return buf is None or not (buf.read_only or buf.foreign)
 
 
 def hand_over(holder: Holder, poison: Any) -> tuple[Any, Buffer | None]:
