@@ -21,7 +21,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from _pytest.doctest import DoctestItem
 
 STAND_IN_GPU = os.environ.get("COWARRAY_TEST_STAND_IN_GPU") == "1"
 
@@ -47,9 +46,12 @@ if STAND_IN_GPU:
 
 
 @pytest.fixture(autouse=True)
-def _buffer_names_start_at_a(request: pytest.FixtureRequest) -> None:
-    """Each doctest names buffers from ``A``, as a fresh interpreter would."""
-    if isinstance(request.node, DoctestItem):
-        from cowarray._observe import _reset_buffer_names
+def _buffer_names_start_at_a() -> None:
+    """Each test and doctest names buffers from ``A``, as a fresh interpreter would.
 
-        _reset_buffer_names()
+    Names (``cowarray.debug.buffer_name``) last for the process; without this,
+    the letters a test or an example sees would depend on the tests before it.
+    """
+    from cowarray._observe import _reset_buffer_names
+
+    _reset_buffer_names()

@@ -183,7 +183,19 @@ def buffer_name(buffer_id: int) -> str:
     Names are given in the order buffers are first shown, by a trace's table,
     a sharing picture, a copy warning or :attr:`CowInfo.buffer`, and they are
     the same everywhere for the life of the process: a buffer drawn as ``A``
-    in a picture is ``A`` in a trace and in a warning.
+    in a picture is ``A`` in a trace and in a warning. Each name costs one
+    small dictionary entry, kept for the process's life.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> from cowarray.debug import buffer_name
+    >>> x = ca.zeros(3)
+    >>> print(ca.sharing_picture(x=x))
+    buffer A: private, 1 holder, 24 bytes
+      x  (3,) float64, views 24 bytes
+    >>> buffer_name(ca.cow_info(x).buffer_id), ca.cow_info(x).buffer
+    ('A', 'A')
     """
     name = _names.get(buffer_id)
     if name is None:
