@@ -392,6 +392,7 @@ def draw_tutorial_pictures() -> None:
 write_api_listing()
 draw_tutorial_pictures()
 html_static_path = ["_static"]
+html_css_files = ["cowarray.css"]
 
 
 def _picture_on_its_page(
