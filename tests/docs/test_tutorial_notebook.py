@@ -126,3 +126,25 @@ def test_cow_info_shows_as_an_html_table(executed: list[tuple[object, doctest.Ex
     table = _data(info, "text/html")
     assert table is not None and 'class="cowarray-cow-info"' in table
     assert "A (id " in table and ">shared<" in table
+
+
+def test_out_keeps_a_displayed_array_alive_and_a_semicolon_does_not() -> None:
+    """What the tutorial says of ``Out``: ``del`` frees a clone only if it was not displayed."""
+    write = (
+        "with ca.trace() as t:\n    x[0] = 1.0\nprint(t.count('materialize'), t.count('takeover'))"
+    )
+    cells = [
+        "import cowarray as ca\nx = ca.zeros(10)",
+        "z = ca.lazy_clone(x)\nz",  # displayed: Out keeps it
+        "del z",
+        write,
+        "z = ca.lazy_clone(x)\nz;",  # not displayed
+        "del z",
+        write,
+    ]
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    nbclient.NotebookClient(notebook, timeout=60, kernel_name="python3").execute()
+    printed = [
+        o.text.strip() for c in notebook.cells for o in c.outputs if o.output_type == "stream"
+    ]
+    assert printed == ["1 0", "0 1"]
