@@ -26,6 +26,7 @@ from ._dtypes import (
     promote,
     scalar_result_dtype,
 )
+from ._errors import article, check_int_fits
 from ._ops._checks import (
     CATEGORY,
     OperandTypeError,
@@ -921,6 +922,7 @@ def backend_value(array: Array, value: Any) -> Any:
         return value._data
     if kind in _PYTHON_SCALARS:
         check_scalar(dtype, value)
+        check_int_fits(value, dtype)
         return _cast_first(array, value)
     if isinstance(value, (list, tuple)) or hasattr(value, "__array_interface__"):
         converted = array._device.backend.asarray(value)
@@ -929,6 +931,7 @@ def backend_value(array: Array, value: Any) -> Any:
         return _cast_first(array, converted)
     scalar = normalize_scalar(value)
     check_scalar(dtype, scalar)
+    check_int_fits(scalar, dtype)
     return _cast_first(array, scalar)
 
 
@@ -952,7 +955,7 @@ def _check_same_kind(source: DType, target: DType) -> None:
 
     if not np.can_cast(source, target, casting="same_kind"):
         raise TypeError(
-            f"cannot write {source} values into a {target} array without losing "
+            f"cannot write {source} values into {article(target)} array without losing "
             f"information; convert them first with astype(value, {target})"
         )
 

@@ -24,6 +24,7 @@ from typing import Any, Final
 from . import _cow, _last_use
 from ._array import DONATED, Array, backend_value, lazy_clone, new_array, wrap
 from ._devices import CPU
+from ._errors import article
 from ._indices import drop_out_of_bounds, resolve
 from ._move import move
 from ._ops._checks import check_dtypes
@@ -407,8 +408,9 @@ def _cast_values(x: Array, values: Any, method: str) -> Any:
     try:
         return x._device.backend.asarray(checked, dtype=x._data.dtype)
     except OverflowError:
-        raise TypeError(
-            f"x.at[...].{method}: the value {checked!r} does not fit in {x._data.dtype}"
+        raise OverflowError(
+            f"x.at[...].{method}: value={checked!r} does not fit in {x._data.dtype}; "
+            "pass a value in its range or convert x with astype to a wider dtype"
         ) from None
 
 
@@ -459,7 +461,7 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
     dtype = x._data.dtype
     if method == "divide" and dtype.kind in "biu":
         raise TypeError(
-            f"x.at[...].divide on a {dtype} array would need floating-point results; "
+            f"x.at[...].divide on {article(dtype)} array would need floating-point results; "
             "convert x with astype first or use floor division"
         )
     if method != "apply":

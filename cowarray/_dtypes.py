@@ -172,7 +172,7 @@ def _scalar_kind(value: object) -> type:
     return type(normalize_scalar(value))
 
 
-def check_scalar(dtype: np.dtype[Any], value: object) -> None:
+def check_scalar(dtype: np.dtype[Any], value: object, name: str = "") -> None:
     """Refuse a scalar whose kind does not fit ``dtype`` (TypeError).
 
     A NumPy scalar counts as the Python scalar of its kind (``np.float64(1)``
@@ -180,8 +180,9 @@ def check_scalar(dtype: np.dtype[Any], value: object) -> None:
     read for any scalar that is not an array.
     """
     if _scalar_kind(value) not in _SCALARS_FOR_KIND[dtype.kind]:
+        where = f"{name}: " if name else ""
         raise TypeError(
-            f"a {type(value).__name__} scalar cannot be combined with an array of dtype "
+            f"{where}a {type(value).__name__} scalar cannot be combined with an array of dtype "
             f"{dtype} under the Array API standard's rules; use "
             f"{' or '.join(_A_SCALAR[t] for t in _SCALARS_FOR_KIND[dtype.kind])} "
             "or convert the array with astype"
@@ -209,22 +210,52 @@ def scalar_result_dtype(dtype: np.dtype[Any], value: object) -> np.dtype[Any]:
     return dtype
 
 
+#: The Python types ``dtype=`` accepts, as NumPy reads them.
+_PYTHON_TYPES: Final[dict[type, np.dtype[Any]]] = {
+    builtin_bool: bool,
+    int: DEFAULT_INT,
+    float: DEFAULT_FLOAT,
+    complex: DEFAULT_COMPLEX,
+}
+
+_SUPPORTED_NAMES: Final = ", ".join(d.name for d in ALL_DTYPES)
+
+
 def to_dtype(dtype: object, name: str = "dtype") -> np.dtype[Any]:
-    """Validate a ``dtype=`` argument: one of the standard's dtypes."""
+    """Validate a ``dtype=`` argument; the one dtype check of every function.
+
+    Takes every spelling of a dtype cowarray stores, the same way everywhere:
+    a cowarray (NumPy) dtype object (``cowarray.float32``), a NumPy scalar
+    type (``numpy.float32``), a name (``"float32"``), or a Python type
+    (``bool``, ``int``, ``float``, ``complex``: the default dtype of that
+    kind). ValueError for a dtype cowarray does not store or a name that is
+    none; TypeError for anything that is not a dtype.
+    """
     if type(dtype) is np.dtype or isinstance(dtype, np.dtype):
         if dtype in ALL_DTYPES:
             return dtype
-        raise ValueError(f"{name}={dtype} is not a dtype cowarray supports")
+        raise ValueError(
+            f"{name}={dtype} is not a dtype cowarray supports; use one of {_SUPPORTED_NAMES}"
+        )
+    if type(dtype) is type and dtype in _PYTHON_TYPES:
+        return _PYTHON_TYPES[dtype]
     if isinstance(dtype, str) or (isinstance(dtype, type) and issubclass(dtype, np.generic)):
         try:
             converted = np.dtype(dtype)
         except TypeError:
-            raise ValueError(f"{name}={dtype!r} is not a data type") from None
+            raise ValueError(
+                f"{name}={dtype!r} is not a data type; use one of {_SUPPORTED_NAMES} "
+                "(as cowarray.float64 or by name)"
+            ) from None
         if converted in ALL_DTYPES:
             return converted
-        raise ValueError(f"{name}={dtype!r} is not a dtype cowarray supports")
+        raise ValueError(
+            f"{name}={dtype!r} is not a dtype cowarray supports; use one of {_SUPPORTED_NAMES}"
+        )
     raise TypeError(
-        f"{name} must be a cowarray dtype such as cowarray.float64, got {type(dtype).__name__}"
+        f"{name} must be a cowarray dtype such as cowarray.float64 (or its name, "
+        f"'float64', or a Python type: bool, int, float, complex), got "
+        f"{type(dtype).__name__} {dtype!r}"
     )
 
 

@@ -5,6 +5,7 @@ Re-exports only; the implementation is :mod:`cowarray._ops.linalg`.
 
 from __future__ import annotations
 
+from ._errors import LinAlgError as LinAlgError
 from ._ops.linalg import EighResult as EighResult
 from ._ops.linalg import EigResult as EigResult
 from ._ops.linalg import LstsqResult as LstsqResult
@@ -40,6 +41,7 @@ from ._ops.linalg import vecdot as vecdot
 from ._ops.linalg import vector_norm as vector_norm
 
 __all__ = [
+    "LinAlgError",
     "cholesky",
     "cross",
     "det",

@@ -376,7 +376,7 @@ def bad_calls() -> list[tuple[str, Callable[[ca.Array], object], type[Exception]
             TypeError,
             "float64",
         ),
-        ("out of range", lambda x: x.at[0].set(2**80), TypeError, "int"),
+        ("out of range", lambda x: x.at[0].set(2**80), OverflowError, "int"),
         ("divide ints", lambda x: x.at[0].divide(2), TypeError, "divide"),
         (
             "negative power",

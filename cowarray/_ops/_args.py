@@ -11,10 +11,12 @@ from typing import Any
 
 from .._array import Array
 from .._dtypes import normalize_scalar, promote, scalar_result_dtype
+from .._errors import check_nbytes
 from ._checks import common_device
 
 __all__ = [
     "array_or_scalar_operands",
+    "checked_shape",
     "normalize_axes",
     "normalize_axis",
     "normalize_shape",
@@ -31,22 +33,40 @@ def require_array(x: object, name: str = "x", function: str = "") -> None:
 
 def _as_int(value: object, name: str) -> int:
     if isinstance(value, bool):
-        raise TypeError(f"{name} must be an integer, got a bool")
+        raise TypeError(f"{name} must be an integer, got a bool; pass an int such as {int(value)}")
     try:
         return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__}") from None
+        raise TypeError(
+            f"{name} must be an integer, got {type(value).__name__} {value!r}; pass an int"
+        ) from None
 
 
 def normalize_shape(shape: object, name: str = "shape") -> tuple[int, ...]:
-    """A tuple of non-negative ints from an int or a sequence of ints."""
+    """A tuple of non-negative ints from an int or a sequence of ints.
+
+    The one size check of every creation function (see ``cowarray._errors``):
+    TypeError for a non-integer entry, ValueError for a negative one.
+    """
     if isinstance(shape, (tuple, list)):
         dims = tuple(_as_int(d, f"each entry of {name}") for d in shape)
-    else:
-        dims = (_as_int(shape, name),)
-    for d in dims:
-        if d < 0:
-            raise ValueError(f"{name} must not have negative entries, got {dims}")
+        for d in dims:
+            if d < 0:
+                raise ValueError(
+                    f"{name} must not have negative entries: got {d} in {name} {dims}; "
+                    "pass sizes >= 0"
+                )
+        return dims
+    size = _as_int(shape, name)
+    if size < 0:
+        raise ValueError(f"{name} must be a non-negative integer, got {size}; pass a size >= 0")
+    return (size,)
+
+
+def checked_shape(shape: object, dtype: Any, function: str, name: str = "shape") -> tuple[int, ...]:
+    """``normalize_shape``, and a ValueError for a shape no memory could hold."""
+    dims = normalize_shape(shape, name)
+    check_nbytes(dims, dtype.itemsize, function, name)
     return dims
 
 
@@ -68,7 +88,7 @@ def normalize_axes(axis: Any, ndim: int, name: str = "axis") -> tuple[int, ...] 
     axes = axis if isinstance(axis, tuple) else (axis,)
     result = tuple(normalize_axis(a, ndim, name) for a in axes)
     if len(set(result)) != len(result):
-        raise ValueError(f"{name}={axis} repeats an axis")
+        raise ValueError(f"{name}={axis} repeats an axis; list each axis only once")
     return result
 
 

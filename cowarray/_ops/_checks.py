@@ -12,6 +12,7 @@ from typing import Any, Final
 
 from .._devices import Device
 from .._dtypes import normalize_scalar, promote
+from .._errors import article
 
 __all__ = [
     "CATEGORY",
@@ -86,8 +87,10 @@ def check_dtypes(name: str, dtype: Any) -> None:
     """Refuse a dtype outside ``name``'s category with a TypeError."""
     allowed = CATEGORY.get(name, _ANY)
     if dtype.kind not in allowed:
+        category = _CATEGORY_NAMES.get(allowed, allowed)
         raise TypeError(
-            f"{name} is defined for {_CATEGORY_NAMES.get(allowed, allowed)} dtypes, got {dtype}"
+            f"{name} is defined for {category} dtypes, got {dtype}; convert the input "
+            f"with astype(x, dtype) to {article(category)} dtype first"
         )
 
 

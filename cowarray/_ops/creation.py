@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, Literal
 
 from .. import _dlpack
@@ -18,7 +19,8 @@ from .._dtypes import (
     promote,
     to_dtype,
 )
-from ._args import normalize_shape, require_array
+from .._errors import check_int_fits, check_nbytes
+from ._args import checked_shape, normalize_shape, require_array
 from ._checks import common_device
 
 __all__ = [
@@ -50,13 +52,44 @@ def _dtype_or_none(dtype: object) -> Any:
 
 def _check_supported(data: Any, obj: object) -> None:
     if data.dtype not in ALL_DTYPES:
-        if data.dtype.kind == "O" and isinstance(obj, int):
-            raise OverflowError(f"the integer {obj} does not fit in int64 or uint64")
+        huge = _huge_int(obj) if data.dtype.kind == "O" else None
+        if huge is not None:
+            raise OverflowError(
+                f"asarray: obj holds the integer {huge}, which does not fit in int64 or "
+                "uint64 (cowarray's widest integers); pass values in that range, or "
+                "floats with dtype=float64"
+            )
         raise TypeError(
             f"Unsupported data: cannot make a cowarray Array from {type(obj).__name__} "
             f"with NumPy dtype {data.dtype}; cowarray holds bool, integer, floating and "
             "complex data"
         )
+
+
+def _conversion_message(obj: object, error: Exception) -> str:
+    """Why the backend could not convert ``obj``, in cowarray's words."""
+    text = str(error)
+    if "inhomogeneous" in text or "sequence" in text:
+        return (
+            f"asarray: obj is a ragged {type(obj).__name__} (its nested sequences have "
+            "different lengths); pass rows of equal length"
+        )
+    return (
+        f"asarray: cannot convert obj ({type(obj).__name__}) to an array ({text}); pass "
+        "numbers, nested lists of numbers, or an array"
+    )
+
+
+def _huge_int(obj: object) -> int | None:
+    """The first Python int in ``obj`` (a scalar or nested lists) outside int64/uint64."""
+    if type(obj) is int:
+        return obj if not -(2**63) <= obj < 2**64 else None
+    if isinstance(obj, (list, tuple)):
+        for item in obj:
+            found = _huge_int(item)
+            if found is not None:
+                return found
+    return None
 
 
 def asarray(
@@ -142,14 +175,16 @@ def asarray(
         # A bool converts to any dtype (as 0 or 1) and an int to bool (as
         # NumPy and array-api-strict do: asarray(1, dtype=bool) is True);
         # other scalars must fit the dtype's kind.
-        check_scalar(target_dtype, obj)
+        check_scalar(target_dtype, obj, "obj")
+        check_int_fits(obj, target_dtype, "obj")
     try:
         data = backend.asarray(obj, dtype=target_dtype)
     except (ValueError, TypeError) as error:
-        raise type(error)(f"cannot convert {type(obj).__name__} to an array: {error}") from None
+        raise type(error)(_conversion_message(obj, error)) from None
     except OverflowError:
         raise OverflowError(
-            f"a value in the input does not fit in {target_dtype or 'int64'}"
+            f"asarray: a value in obj does not fit in {target_dtype or 'int64'}; pass values "
+            "in the dtype's range (see iinfo) or use a wider dtype"
         ) from None
     _check_supported(data, obj)
     if backend.memory_owner(data) is not data:
@@ -260,7 +295,7 @@ def _scalar_argument(
 def _fill_dtype(fill_value: object, dtype: Any) -> Any:
     if dtype is None:
         return default_for_scalar(fill_value)
-    check_scalar(dtype, fill_value)
+    check_scalar(dtype, fill_value, "fill_value")
     return dtype
 
 
@@ -284,10 +319,10 @@ def empty(
     >>> ca.empty((2, 3)).shape
     (2, 3)
     """
+    resolved = _dtype_or_none(dtype) or DEFAULT_FLOAT
+    dims = checked_shape(shape, resolved, "empty")
     target = _device_or_default(device)
-    data = target.backend.xp.empty(
-        normalize_shape(shape), dtype=_dtype_or_none(dtype) or DEFAULT_FLOAT
-    )
+    data = target.backend.xp.empty(dims, dtype=resolved)
     return new_array(data, None, target)
 
 
@@ -302,10 +337,10 @@ def zeros(
     >>> ca.zeros(3)
     cowarray.Array([0., 0., 0.], dtype=float64)
     """
+    resolved = _dtype_or_none(dtype) or DEFAULT_FLOAT
+    dims = checked_shape(shape, resolved, "zeros")
     target = _device_or_default(device)
-    data = target.backend.xp.zeros(
-        normalize_shape(shape), dtype=_dtype_or_none(dtype) or DEFAULT_FLOAT
-    )
+    data = target.backend.xp.zeros(dims, dtype=resolved)
     return new_array(data, None, target)
 
 
@@ -320,10 +355,10 @@ def ones(
     >>> ca.ones((2,), dtype=ca.int8)
     cowarray.Array([1, 1], dtype=int8)
     """
+    resolved = _dtype_or_none(dtype) or DEFAULT_FLOAT
+    dims = checked_shape(shape, resolved, "ones")
     target = _device_or_default(device)
-    data = target.backend.xp.ones(
-        normalize_shape(shape), dtype=_dtype_or_none(dtype) or DEFAULT_FLOAT
-    )
+    data = target.backend.xp.ones(dims, dtype=resolved)
     return new_array(data, None, target)
 
 
@@ -348,11 +383,10 @@ def full(
     """
     value = _scalar_argument(fill_value, "fill_value")
     resolved = _fill_dtype(value, _dtype_or_none(dtype))
+    check_int_fits(value, resolved, "fill_value")
+    dims = checked_shape(shape, resolved, "full")
     target = _device_or_default(device)
-    try:
-        data = target.backend.xp.full(normalize_shape(shape), value, dtype=resolved)
-    except OverflowError:
-        raise OverflowError(f"fill_value={value} does not fit in {resolved}") from None
+    data = target.backend.xp.full(dims, value, dtype=resolved)
     return new_array(data, None, target)
 
 
@@ -451,13 +485,16 @@ def arange(
     begin, stride = _real_scalar(start, "start"), _real_scalar(step, "step")
     end = None if stop is None else _real_scalar(stop, "stop")
     if stride == 0:
-        raise ValueError("arange: step must not be zero")
+        raise ValueError("arange: step must not be zero; pass a positive or negative step")
     values = [begin, stride] if end is None else [begin, stride, end]
     resolved = _dtype_or_none(dtype)
     if resolved is None:
         resolved = DEFAULT_INT if all(type(v) is int for v in values) else DEFAULT_FLOAT
     target = _device_or_default(device)
     first, last = (0, begin) if end is None else (begin, end)
+    span = (last - first) / stride
+    if span == span and span > 0:  # not NaN: the result's length, at most 2**70
+        check_nbytes((math.ceil(min(span, 2.0**70)),), resolved.itemsize, "arange", "length")
     data = target.backend.xp.arange(first, last, stride, dtype=resolved)
     return new_array(data, None, target)
 
@@ -487,6 +524,7 @@ def linspace(
     """
     first, last = _bound_argument(start, "start"), _bound_argument(stop, "stop")
     (count,) = normalize_shape(num, "num")
+    check_nbytes((count,), 16, "linspace", "num")
     if type(endpoint) is not bool:
         raise TypeError(f"endpoint must be a bool, got {type(endpoint).__name__}")
     resolved = _dtype_or_none(dtype)
@@ -544,9 +582,11 @@ def eye(
     (rows,) = normalize_shape(n_rows, "n_rows")
     (cols,) = normalize_shape(rows if n_cols is None else n_cols, "n_cols")
     if isinstance(k, bool) or not isinstance(k, int):
-        raise TypeError(f"k must be an integer, got {type(k).__name__}")
+        raise TypeError(f"k must be an integer, got {type(k).__name__}; pass an int")
+    resolved = _dtype_or_none(dtype) or DEFAULT_FLOAT
+    check_nbytes((rows, cols), resolved.itemsize, "eye", "shape (n_rows, n_cols)")
     target = _device_or_default(device)
-    data = target.backend.xp.eye(rows, cols, k=k, dtype=_dtype_or_none(dtype) or DEFAULT_FLOAT)
+    data = target.backend.xp.eye(rows, cols, k=k, dtype=resolved)
     return new_array(data, None, target)
 
 
@@ -584,7 +624,10 @@ def meshgrid(*arrays: Array, indexing: Literal["xy", "ij"] = "xy") -> tuple[Arra
 def _triangle(name: str, x: Array, k: int) -> Array:
     require_array(x, "x", name)
     if x.ndim < 2:
-        raise ValueError(f"{name} needs an array with at least 2 dimensions, got shape {x.shape}")
+        raise ValueError(
+            f"{name} needs an array with at least 2 dimensions, got x of shape {x.shape}; "
+            "pass a matrix or a stack of matrices"
+        )
     if isinstance(k, bool) or not isinstance(k, int):
         raise TypeError(f"k must be an integer, got {type(k).__name__}")
     return wrap(getattr(x._device.backend.xp, name)(x._data, k=k), x._device)

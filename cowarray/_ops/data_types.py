@@ -9,7 +9,7 @@ import numpy as np
 
 from .._array import Array, lazy_clone, wrap
 from .._devices import as_device
-from .._dtypes import ALL_DTYPES, promote, scalar_result_dtype, to_dtype
+from .._dtypes import promote, scalar_result_dtype, to_dtype
 from ._args import require_array
 
 __all__ = [
@@ -48,7 +48,7 @@ def astype(x: Array, dtype: Any, /, *, copy: bool = True, device: Any = None) ->
     require_array(x, "x", "astype")
     target_dtype = to_dtype(dtype)
     if type(copy) is not bool:
-        raise TypeError(f"copy must be True or False, got {copy!r}")
+        raise TypeError(f"astype: copy must be True or False, got {copy!r}")
     if device is not None and as_device(device) is not x._device:
         x = x.to_device(device)
         copy = False  # the move already made a new value
@@ -65,11 +65,15 @@ def astype(x: Array, dtype: Any, /, *, copy: bool = True, device: Any = None) ->
 def _dtype_of(value: object, function: str, name: str) -> np.dtype[Any]:
     if type(value) is Array:
         return value.dtype
-    if isinstance(value, np.dtype):
+    try:
         return to_dtype(value, name)
-    raise TypeError(
-        f"{function}: {name} must be a cowarray dtype or an Array, got {type(value).__name__}"
-    )
+    except TypeError:
+        raise TypeError(
+            f"{function}: {name} must be a cowarray dtype (such as cowarray.float64, "
+            f"'float64' or float) or an Array, got {type(value).__name__}"
+        ) from None
+    except ValueError as error:
+        raise ValueError(f"{function}: {error}") from None
 
 
 def can_cast(from_: Any, to: Any, /) -> bool:
@@ -99,9 +103,9 @@ def can_cast(from_: Any, to: Any, /) -> bool:
     False
     """
     source = _dtype_of(from_, "can_cast", "from_")
-    if not isinstance(to, np.dtype):
-        raise TypeError(f"can_cast: to must be a cowarray dtype, got {type(to).__name__}")
-    target = to_dtype(to, "to")
+    target = _dtype_of(to, "can_cast", "to")
+    if type(to) is Array:
+        raise TypeError("can_cast: to must be a cowarray dtype, got Array; pass its x.dtype")
     try:
         return promote(source, target) == target
     except TypeError:
@@ -253,10 +257,9 @@ def isdtype(dtype: Any, kind: Any) -> bool:
     >>> ca.isdtype(ca.int8, ca.int8)
     True
     """
-    if not isinstance(dtype, np.dtype):
-        raise TypeError(f"isdtype: dtype must be a cowarray dtype, got {type(dtype).__name__}")
-    if dtype not in ALL_DTYPES:
-        raise ValueError(f"isdtype: dtype={dtype} is not a dtype cowarray supports")
+    if type(dtype) is Array:
+        raise TypeError("isdtype: dtype must be a cowarray dtype, got Array; pass its x.dtype")
+    dtype = _dtype_of(dtype, "isdtype", "dtype")
     kinds = kind if isinstance(kind, tuple) else (kind,)
     return any(_is_kind(dtype, k) for k in kinds)
 

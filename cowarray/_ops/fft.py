@@ -419,6 +419,8 @@ def _frequencies(name: str, n: int, d: float, dtype: Any, device: Device | str |
     count = _length(n, "n", name)
     if isinstance(d, bool) or not isinstance(d, (int, float)):
         raise TypeError(f"{name}: d must be a float, got {type(d).__name__}")
+    if d == 0:
+        raise ValueError(f"{name}: d (the sample spacing) must not be zero; pass d > 0")
     resolved = DEFAULT_FLOAT if dtype is None else to_dtype(dtype)
     if resolved not in (float32, float64):
         raise ValueError(f"{name}: dtype must be a real floating-point dtype, got {resolved}")

@@ -74,7 +74,9 @@ def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
         raise ValueError(f"take: indices must be 1-dimensional, got shape {indices.shape}")
     if axis is None:
         if x.ndim > 1:
-            raise ValueError(f"take: axis is required for an array with {x.ndim} dimensions")
+            raise ValueError(
+                f"take: axis is required for an array with {x.ndim} dimensions; pass axis="
+            )
         position = 0
     else:
         position = normalize_axis(axis, x.ndim)

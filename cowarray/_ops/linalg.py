@@ -16,6 +16,7 @@ from typing import Any, Literal, NamedTuple
 from .._array import Array, wrap
 from .._devices import Device
 from .._dtypes import complex64, complex128, float16, float32, promote, to_dtype
+from .._errors import reports_linalg_errors
 from ._args import normalize_axes, require_array
 from ._checks import common_device
 from ._results import fresh
@@ -381,6 +382,7 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
 # -- the linalg extension -------------------------------------------------------
 
 
+@reports_linalg_errors("x")
 def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     """The Cholesky factor of a (stack of) Hermitian positive-definite matrices.
 
@@ -444,6 +446,7 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     return wrap(_as_dtype(result, dtype), device)
 
 
+@reports_linalg_errors("x")
 def det(x: Array, /) -> Array:
     """The determinant of a (stack of) square matrices.
 
@@ -494,6 +497,7 @@ def diagonal(x: Array, /, *, offset: int = 0) -> Array:
     return wrap(x._device.backend.xp.linalg.diagonal(data, offset=offset), x._device, (x,))
 
 
+@reports_linalg_errors("x")
 def eigh(x: Array, /) -> EighResult:
     """Eigenvalues (ascending) and eigenvectors of a (stack of) Hermitian matrices.
 
@@ -521,6 +525,7 @@ def eigh(x: Array, /) -> EighResult:
     return EighResult(wrap(values, x._device, (x,)), wrap(vectors, x._device, (x,)))
 
 
+@reports_linalg_errors("x")
 def eigvalsh(x: Array, /) -> Array:
     """The eigenvalues (ascending) of a (stack of) Hermitian matrices.
 
@@ -544,6 +549,7 @@ def eigvalsh(x: Array, /) -> Array:
     return wrap(x._device.backend.xp.linalg.eigvalsh(data), x._device, (x,))
 
 
+@reports_linalg_errors("x")
 def eig(x: Array, /) -> EigResult:
     """Eigenvalues and eigenvectors of a (stack of) general square matrices.
 
@@ -576,6 +582,7 @@ def eig(x: Array, /) -> EigResult:
     )
 
 
+@reports_linalg_errors("x")
 def eigvals(x: Array, /) -> Array:
     """The (complex) eigenvalues of a (stack of) general square matrices.
 
@@ -600,6 +607,7 @@ def eigvals(x: Array, /) -> Array:
     return wrap(_as_dtype(values, _complex_of(x.dtype)), x._device, (x,))
 
 
+@reports_linalg_errors("x")
 def inv(x: Array, /) -> Array:
     """The inverse of a (stack of) square matrices.
 
@@ -670,6 +678,7 @@ def matrix_norm(
     return wrap(result, x._device, (x,))
 
 
+@reports_linalg_errors("x")
 def matrix_power(x: Array, n: int, /) -> Array:
     """``x`` multiplied by itself ``n`` times (the inverse's power when ``n < 0``).
 
@@ -698,6 +707,7 @@ def matrix_power(x: Array, n: int, /) -> Array:
     return wrap(x._device.backend.xp.linalg.matrix_power(data, n), x._device, (x,))
 
 
+@reports_linalg_errors("x")
 def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     """The number of singular values above ``rtol`` times the largest one.
 
@@ -754,6 +764,7 @@ def outer(x1: Array, x2: Array, /) -> Array:
     return wrap(_as_dtype(result, dtype), device)
 
 
+@reports_linalg_errors("x")
 def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     """The Moore-Penrose pseudo-inverse of a (stack of) matrices.
 
@@ -784,6 +795,7 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     return wrap(x._device.backend.xp.linalg.pinv(data, rtol=tolerance), x._device, (x,))
 
 
+@reports_linalg_errors("x")
 def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRResult:
     """The QR decomposition of a (stack of) matrices.
 
@@ -814,6 +826,7 @@ def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRRe
     return QRResult(wrap(q, x._device, (x,)), wrap(r, x._device, (x,)))
 
 
+@reports_linalg_errors("x")
 def slogdet(x: Array, /) -> SlogdetResult:
     """The sign and the log of the absolute value of the determinant.
 
@@ -840,6 +853,7 @@ def slogdet(x: Array, /) -> SlogdetResult:
     return SlogdetResult(wrap(sign, x._device, (x,)), wrap(logabsdet, x._device, (x,)))
 
 
+@reports_linalg_errors("x1")
 def solve(x1: Array, x2: Array, /) -> Array:
     """The solution ``X`` of ``x1 @ X = x2`` for square ``x1``.
 
@@ -876,6 +890,7 @@ def solve(x1: Array, x2: Array, /) -> Array:
     return wrap(_as_dtype(result, dtype), device)
 
 
+@reports_linalg_errors("x")
 def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     """The singular value decomposition ``x = U @ diag(S) @ Vh``.
 
@@ -906,6 +921,7 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     return SVDResult(wrap(u, x._device, (x,)), wrap(s, x._device, (x,)), wrap(vh, x._device, (x,)))
 
 
+@reports_linalg_errors("x")
 def svdvals(x: Array, /) -> Array:
     """The singular values of a (stack of) matrices, in descending order.
 
@@ -1091,6 +1107,7 @@ def norm(
     return wrap(xp.expand_dims(result._data, tuple(sorted(axes))), x._device, (result,))
 
 
+@reports_linalg_errors("a")
 def lstsq(a: Array, b: Array, /, rcond: float | None = None) -> LstsqResult:
     """The least-squares solution ``x`` of ``a @ x = b`` (NumPy's ``linalg.lstsq``).
 

@@ -57,7 +57,7 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
     require_array(x, "x", "reshape")
     if copy is not None and type(copy) is not bool:
         raise TypeError(f"copy must be True, False or None, got {copy!r}")
-    if type(shape) is not tuple:
+    if type(shape) is not tuple or any(type(d) is int and d < -1 for d in shape):
         shape = _shape_with_placeholder(shape)
     try:
         data = x._device.backend.xp.reshape(x._data, shape, copy=copy)
@@ -193,7 +193,7 @@ def _array_sequence(arrays: object, function: str) -> tuple[Array, ...]:
     if not isinstance(arrays, (tuple, list)):
         raise TypeError(f"{function} takes a tuple or list of Arrays, got {type(arrays).__name__}")
     if not arrays:
-        raise ValueError(f"{function} needs at least one array")
+        raise ValueError(f"{function} needs at least one array in arrays; pass a non-empty list")
     for position, array in enumerate(arrays):
         require_array(array, f"arrays[{position}]", function)
     return tuple(arrays)
@@ -232,7 +232,8 @@ def _concat_error(inputs: Sequence[Array], axis: int | None) -> ValueError:
     for i, array in enumerate(inputs):
         if array.ndim != first.ndim:
             return ValueError(
-                f"concat: arrays[{i}] has {array.ndim} dimensions, arrays[0] has {first.ndim}"
+                f"concat: arrays[{i}] has {array.ndim} dimensions, arrays[0] has {first.ndim}; "
+                "the arrays must have the same number of dimensions"
             )
         if any(array.shape[k] != first.shape[k] for k in range(first.ndim) if k != axis):
             return ValueError(

@@ -333,7 +333,9 @@ def _nan_extremum(name: str, a: Array, axis: Axis, keepdims: bool) -> Array:
     axes = _reduced(x, normalize_axes(axis, x.ndim))
     keep = _keepdims(keepdims, name)
     if any(x.shape[i] == 0 for i in axes):
-        raise ValueError(f"{name} of an empty array (shape {x.shape}) is undefined")
+        raise ValueError(
+            f"{name} of an empty array (shape {x.shape}) is undefined; pass a non-empty x"
+        )
     xp = x._device.backend.xp
     smallest = name == "nanmin"
     function = xp.min if smallest else xp.max
@@ -458,7 +460,9 @@ def _quantile_levels(q: object, x: Array, scale: float, function: str) -> Any:
 def _sorted_along_last(x: Array, axes: tuple[int, ...], function: str) -> Any:
     """``x``'s data with the reduced ``axes`` moved last, flattened into one, and sorted."""
     if any(x.shape[i] == 0 for i in axes):
-        raise ValueError(f"{function} of an empty array (shape {x.shape}) is undefined")
+        raise ValueError(
+            f"{function} of an empty array (shape {x.shape}) is undefined; pass a non-empty x"
+        )
     xp = x._device.backend.xp
     kept = [i for i in range(x.ndim) if i not in axes]
     data = xp.permute_dims(x._data, (*kept, *axes))

@@ -25,7 +25,9 @@ def _arg_extremum(name: str, x: Array, axis: int | None, keepdims: bool) -> Arra
     position = None if axis is None else normalize_axis(axis, x.ndim)
     length = x.size if position is None else x.shape[position]
     if length == 0:
-        raise ValueError(f"{name} of an empty array (shape {x.shape}) is undefined")
+        raise ValueError(
+            f"{name} of an empty array (shape {x.shape}) is undefined; pass a non-empty x"
+        )
     function = getattr(x._device.backend.xp, name)
     return wrap(function(x._data, axis=position, keepdims=keepdims), x._device)
 

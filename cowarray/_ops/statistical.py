@@ -68,7 +68,9 @@ def _extremum(name: str, x: Array, axis: Any, keepdims: bool) -> Array:
     axes = normalize_axes(axis, x.ndim)
     reduced = range(x.ndim) if axes is None else axes
     if any(x.shape[a] == 0 for a in reduced):
-        raise ValueError(f"{name} of an empty array (shape {x.shape}) is undefined")
+        raise ValueError(
+            f"{name} of an empty array (shape {x.shape}) is undefined; pass a non-empty x"
+        )
     return _reduce(name, x, axis, keepdims)
 
 
@@ -255,7 +257,9 @@ def _cumulative(name: str, x: Array, axis: int | None, dtype: Any, include_initi
         raise ValueError(f"{name} needs an array with at least one dimension, x is 0-d")
     if axis is None:
         if x.ndim > 1:
-            raise ValueError(f"{name}: axis is required for an array with {x.ndim} dimensions")
+            raise ValueError(
+                f"{name}: axis is required for an array with {x.ndim} dimensions; pass axis="
+            )
         position = 0
     else:
         position = normalize_axis(axis, x.ndim)

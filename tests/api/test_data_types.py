@@ -43,8 +43,10 @@ def test_can_cast_follows_the_promotion_lattice() -> None:
 
 def test_can_cast_takes_an_array_and_refuses_non_dtypes(backend_device: ca.Device) -> None:
     assert ca.can_cast(ca.asarray([1], dtype=ca.int8, device=backend_device), ca.int32)
+    # every dtype= spelling is a dtype here too (cowarray._errors: one to_dtype)
+    assert ca.can_cast(ca.int8, "int32") and ca.can_cast(ca.int8, int)
     with pytest.raises(TypeError, match="to"):
-        ca.can_cast(ca.int8, "int32")
+        ca.can_cast(ca.int8, [1])
     with pytest.raises(TypeError, match="from_"):
         ca.can_cast([1], ca.int8)
 
@@ -84,8 +86,9 @@ def test_finfo_iinfo_refuse_the_wrong_kind() -> None:
         ca.finfo(ca.int32)
     with pytest.raises(ValueError, match="integer"):
         ca.iinfo(ca.float32)
+    assert ca.iinfo(int).bits == 64  # int is int64, as in every dtype= argument
     with pytest.raises(TypeError, match="type"):
-        ca.iinfo(int)
+        ca.iinfo(3)
 
 
 KINDS = {
@@ -114,8 +117,9 @@ def test_isdtype_refuses_bad_kinds() -> None:
         ca.isdtype(ca.int8, "integer")
     with pytest.raises(TypeError, match="kind"):
         ca.isdtype(ca.int8, 3)
+    assert ca.isdtype("int8", "integral")  # a dtype's name is the dtype everywhere
     with pytest.raises(TypeError, match="dtype"):
-        ca.isdtype("int8", "integral")
+        ca.isdtype(3, "integral")
 
 
 def test_result_type_mixes_arrays_dtypes_and_weak_scalars(backend_device: ca.Device) -> None:
@@ -136,5 +140,6 @@ def test_result_type_refuses_what_the_standard_refuses() -> None:
         ca.result_type(ca.int8, 1.0)
     with pytest.raises(ValueError, match="at least one"):
         ca.result_type(1, 2.0)
+    assert ca.result_type(ca.int8, "int16") == ca.int16
     with pytest.raises(TypeError, match="argument"):
-        ca.result_type(ca.int8, "int16")
+        ca.result_type(ca.int8, [1])

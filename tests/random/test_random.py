@@ -319,7 +319,7 @@ def _bad_calls(
             "size negative",
             lambda g, a: g.random(-1),
             ValueError,
-            "size must not have negative entries",
+            "size must be a non-negative integer",
         ),
         (
             "normal scale",

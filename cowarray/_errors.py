@@ -1,0 +1,137 @@
+"""The rules every cowarray error follows, and the helpers that keep them.
+
+A caller's mistake is reported by cowarray, in cowarray's words, before the
+backend sees it; never as a traceback from deep inside NumPy or CuPy.
+
+The types (the Array API standard's, and Python's own conventions):
+
+- ``TypeError``: an argument of the wrong kind (a float where an int is
+  needed, a list where an Array is, a dtype outside a function's category,
+  a promotion the standard does not define).
+- ``ValueError``: the right kind with a wrong value (a negative size, an
+  unknown dtype name, mismatched shapes, ``copy=False`` that needs a copy).
+- ``IndexError``: an index or an axis out of range.
+- ``OverflowError``: a Python integer that does not fit the dtype, on every
+  path that stores one (``asarray``, ``full``, ``x[i] = v``,
+  ``x.at[i].set(v)``, ``x.fill(v)``).
+- :class:`LinAlgError` (``cowarray.linalg.LinAlgError``): a matrix the
+  algorithm cannot handle (singular, not positive definite, no convergence).
+  It subclasses ``numpy.linalg.LinAlgError``, itself a ``ValueError``, so
+  code written for NumPy keeps catching it.
+- ``BufferError``: a DLPack refusal.
+
+The message names the argument (``shape``, ``dtype``, ``fill_value``,
+``axis``, ...) as the caller spelled it, says what was given, and says what
+to pass instead: "shape must not have negative entries: got -1 in shape
+(2, -1); pass sizes >= 0".
+
+Sizes: every creation function checks its shape with
+``_ops._args.normalize_shape`` and its byte count with :func:`check_nbytes`.
+Dtypes: every ``dtype=`` goes through ``_dtypes.to_dtype``, which takes the
+same spellings everywhere (``cowarray.float32``, ``numpy.float32``,
+``"float32"``, and the Python types ``bool``, ``int``, ``float`` and
+``complex`` for the default dtypes of their kinds).
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from typing import Any, Final, ParamSpec, TypeVar
+
+import numpy as np
+
+__all__ = [
+    "LinAlgError",
+    "article",
+    "check_int_fits",
+    "check_nbytes",
+    "rephrase_linalg",
+    "reports_linalg_errors",
+]
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+class LinAlgError(np.linalg.LinAlgError):
+    """A matrix the linear-algebra function cannot handle (singular, not
+    positive definite, an iteration that does not converge).
+
+    A ``ValueError``, and a ``numpy.linalg.LinAlgError``, so ``except``
+    clauses written for NumPy keep working.
+    """
+
+
+def article(word: object) -> str:
+    """``word`` with "a" or "an" before it: "an int64", "a uint8", "an array"."""
+    text = str(word)
+    return f"{'an' if text[:1].lower() in 'aeio' else 'a'} {text}"
+
+
+#: The most bytes one array may take: NumPy's (and CuPy's) index type bound.
+_MAX_BYTES: Final = sys.maxsize
+
+
+def check_nbytes(shape: tuple[int, ...], itemsize: int, function: str, name: str = "shape") -> None:
+    """ValueError when an array of ``shape`` would need more bytes than any
+    machine addresses (NumPy's "Maximum allowed dimension exceeded")."""
+    count = 1
+    for d in shape:
+        count *= d
+    nbytes = count * itemsize
+    if nbytes > _MAX_BYTES or any(d > _MAX_BYTES for d in shape):
+        raise ValueError(
+            f"{function}: an array of {name} {shape} would need {count * itemsize:.3g} bytes, "
+            f"more than the {_MAX_BYTES:.3g} a process can address; pass a smaller {name}"
+        )
+
+
+def check_int_fits(value: object, dtype: Any, name: str = "value") -> None:
+    """OverflowError when a Python int ``value`` does not fit an integer ``dtype``."""
+    if type(value) is not int or dtype.kind not in "iu":
+        return
+    info = np.iinfo(dtype)
+    if not info.min <= value <= info.max:
+        raise OverflowError(
+            f"{name}={value} does not fit in {dtype} (range {info.min} to {info.max}); "
+            "pass a value in that range or use a wider dtype"
+        )
+
+
+_LINALG_FIXES: Final = {
+    "singular": "the matrix is singular (not invertible); check its rank with "
+    "matrix_rank, or use lstsq or pinv for a least-squares answer",
+    "positive definite": "the matrix is not positive definite, as cholesky needs; "
+    "check that it is symmetric (Hermitian) with positive eigenvalues",
+    "converge": "the algorithm did not converge; check the input for infs and NaNs",
+}
+
+
+def rephrase_linalg(error: BaseException, function: str, name: str = "x") -> LinAlgError:
+    """The backend's LinAlgError as cowarray's, naming the argument and a fix."""
+    text = str(error)
+    for key, fix in _LINALG_FIXES.items():
+        if key in text.lower():
+            return LinAlgError(f"{function}: {name} cannot be used: {fix}")
+    return LinAlgError(f"{function}: {name} cannot be used: {text}")
+
+
+def reports_linalg_errors(name: str = "x") -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+    """Decorate a linalg function: the backend's LinAlgError becomes cowarray's,
+    naming the function, the argument ``name`` and a fix."""
+
+    def decorate(function: Callable[_P, _R]) -> Callable[_P, _R]:
+        @functools.wraps(function)
+        def checked(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+            try:
+                return function(*args, **kwargs)
+            except LinAlgError:
+                raise
+            except np.linalg.LinAlgError as error:
+                raise rephrase_linalg(error, function.__name__, name) from None
+
+        return checked
+
+    return decorate
