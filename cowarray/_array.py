@@ -61,8 +61,9 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
     """
     allowed = frozenset(d for d in ALL_DTYPES if d.kind in CATEGORY.get(name, "biufc"))
     reflected = mode == _REFLECTED
-    # device -> (the backend's function, the backend's array type)
-    bound: dict[Device, tuple[Callable[..., Any], Any]] = {}
+    # device -> (the backend's function, the backend's array type, the same
+    # function for sizes it computes in one call, the size it splits from)
+    bound: dict[Device, tuple[Callable[..., Any], Any, Callable[..., Any], list[int]]] = {}
 
     def operation(x1: Any, x2: Any, /) -> Any:
         if reflected:
@@ -96,10 +97,17 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
         if dtype not in allowed:
             check_dtypes(name, dtype)
         try:
-            function, array_type = bound[device]
+            function, array_type, whole, split_from = bound[device]
         except KeyError:
-            function, array_type = bound[device] = _bind(device, name)
-        result = function(a, b)
+            function, array_type, whole, split_from = bound[device] = _bind(device, name)
+        # Arrays the backend would compute in one call anyway skip its wrapper.
+        gate = split_from[0]
+        if (type(a) is not array_type or a.size < gate) and (
+            type(b) is not array_type or b.size < gate
+        ):
+            result = whole(a, b)
+        else:
+            result = function(a, b)
         if _PENDING:
             _view_writes.flush()
         if type(result) is array_type and result.base is None:
@@ -132,9 +140,19 @@ def unary_operation(name: str) -> Callable[[Any], Any]:
     return operation
 
 
-def _bind(device: Device, name: str) -> tuple[Callable[..., Any], Any]:
+_NEVER_SPLITS: Final = [1 << 62]
+
+
+def _bind(
+    device: Device, name: str
+) -> tuple[Callable[..., Any], Any, Callable[..., Any], list[int]]:
+    # A backend function that splits big arrays over threads says below which
+    # size it calls ``__wrapped__`` whole (``split_from``); others never split.
     backend = device.backend
-    return getattr(backend.xp, name), backend.array_type
+    function = getattr(backend.xp, name)
+    whole = getattr(function, "__wrapped__", function)
+    split_from = getattr(function, "split_from", _NEVER_SPLITS)
+    return function, backend.array_type, whole, split_from
 
 
 def _operand(value: object, mode: int) -> Any:
@@ -158,7 +176,7 @@ def _inplace_operator(name: str) -> Callable[[Array, Any], Array]:
         for d in ALL_DTYPES
         if d.kind in CATEGORY.get(name, "biufc") and not (name == "divide" and d.kind in "biu")
     )
-    bound: dict[Device, tuple[Callable[..., Any], Any]] = {}
+    bound: dict[Device, tuple[Callable[..., Any], Any, Callable[..., Any], list[int]]] = {}
 
     def method(self: Array, other: Any, /) -> Any:
         data = self._data
@@ -172,10 +190,10 @@ def _inplace_operator(name: str) -> Callable[[Array, Any], Array]:
             # raised after the loop leaves the old one), then replaces it.
             # No lock: nobody can write either memory in place uncounted.
             try:
-                function = bound[self._device][0]
+                entry = bound[self._device]
             except KeyError:
-                bound[self._device] = _bind(self._device, name)
-                function = bound[self._device][0]
+                entry = bound[self._device] = _bind(self._device, name)
+            function = entry[2] if data.size < entry[3][0] else entry[0]
             self._data = function(data, other)
             return self
         if type(other) is not Array and _operand(other, _METHOD) is NotImplemented:
