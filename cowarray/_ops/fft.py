@@ -92,7 +92,10 @@ def _many_axes(
         s = tuple(_length(d, "each entry of s", name) for d in s)
         if axes is None:
             if len(s) > x.ndim:
-                raise ValueError(f"{name}: s={s} has more entries than x has dimensions")
+                raise ValueError(
+                    f"{name}: s={s} has more entries than x has dimensions ({x.ndim}); "
+                    "pass at most one length per axis"
+                )
             axes = tuple(range(x.ndim - len(s), x.ndim))
         elif len(s) != len(axes):
             raise ValueError(f"{name}: s={s} and axes={axes} must have the same length")

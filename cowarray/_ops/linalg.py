@@ -237,7 +237,10 @@ def matmul(x1: Array, x2: Array, /) -> Array:
             f"and {x2.shape}"
         )
     if x1.shape[-1] != x2.shape[-2 if x2.ndim > 1 else -1]:
-        raise ValueError(f"matmul: shapes {x1.shape} and {x2.shape} are not aligned")
+        raise ValueError(
+            f"matmul: shapes {x1.shape} and {x2.shape} are not aligned: x1's last axis must "
+            "have the length of x2's second-to-last (its only axis if x2 is 1-D)"
+        )
     result = device.backend.xp.matmul(x1._data, x2._data)
     return wrap(_as_dtype(result, dtype), device)
 
@@ -372,8 +375,8 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     index = _vector_axis("vecdot", axis, x1.ndim, x2.ndim)
     if x1.shape[index] != x2.shape[index]:
         raise ValueError(
-            f"vecdot: the vectors have lengths {x1.shape[index]} and {x2.shape[index]} "
-            f"along axis {axis}; they must be equal"
+            f"vecdot: the vectors in x1 and x2 have lengths {x1.shape[index]} and "
+            f"{x2.shape[index]} along axis {axis}; they must be equal"
         )
     result = device.backend.xp.vecdot(x1._data, x2._data, axis=index)
     return wrap(_as_dtype(result, dtype), device)

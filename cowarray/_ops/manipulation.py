@@ -191,7 +191,10 @@ def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
 
 def _array_sequence(arrays: object, function: str) -> tuple[Array, ...]:
     if not isinstance(arrays, (tuple, list)):
-        raise TypeError(f"{function} takes a tuple or list of Arrays, got {type(arrays).__name__}")
+        raise TypeError(
+            f"{function} takes a tuple or list of Arrays, got {type(arrays).__name__}; "
+            "pass [x, y, ...]"
+        )
     if not arrays:
         raise ValueError(f"{function} needs at least one array in arrays; pass a non-empty list")
     for position, array in enumerate(arrays):

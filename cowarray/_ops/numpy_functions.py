@@ -394,7 +394,10 @@ def diag(v: Array, /, k: int = 0) -> Array:
     """
     require_array(v, "v", "diag")
     if v.ndim not in (1, 2):
-        raise ValueError(f"diag takes a 1-D or 2-D array, v has shape {v.shape}")
+        raise ValueError(
+            f"diag takes a 1-D or 2-D array, v has shape {v.shape}; for a stack of "
+            "matrices use linalg.diagonal"
+        )
     offset = _int(k, "k", "diag")
     return wrap(v._device.backend.xp.diag(v._data, offset), v._device, (v,))
 

@@ -88,7 +88,7 @@ def dot(a: Array, b: Array, /) -> Array:
         if a.shape[-1] != b.shape[other]:
             raise ValueError(
                 f"dot: shapes {a.shape} and {b.shape} are not aligned: a's last axis has "
-                f"length {a.shape[-1]}, b's axis {other} has {b.shape[other]}"
+                f"length {a.shape[-1]}, b's axis {other} has {b.shape[other]}; they must be equal"
             )
     xp = a._device.backend.xp
     result = xp.dot(_as(xp, a._data, dtype), _as(xp, b._data, dtype))
