@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from ._at import AtIndexer
     from ._typing import DType, Operand
 
-__all__ = ["Array", "lazy_clone", "new_array", "wrap"]
+__all__ = ["Array", "fresh", "lazy_clone", "may_view", "new_array"]
 
 _object_new = object.__new__
 
@@ -57,7 +57,7 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
     a bad operand returns NotImplemented so Python can try the other side).
     Checks run first: devices, the standard's promotion, scalar kinds, the
     function's dtype category; then the backend is called once and a fresh
-    result is wrapped inline (the common case of :func:`wrap`).
+    result is wrapped inline (the common case of :func:`fresh`).
     """
     allowed = frozenset(d for d in ALL_DTYPES if d.kind in CATEGORY.get(name, "biufc"))
     reflected = mode == _REFLECTED
@@ -118,7 +118,7 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
             array._fast_write = _NO_FAST_WRITE
             array._family = None
             return array
-        return wrap(result, device)
+        return fresh(result, device)
 
     operation.__name__ = operation.__qualname__ = name
     return operation
@@ -134,7 +134,7 @@ def unary_operation(name: str) -> Callable[[Any], Any]:
         data = x._data
         if data.dtype.kind not in allowed:
             check_dtypes(name, data.dtype)
-        return wrap(getattr(x._device.backend.xp, name)(data), x._device)
+        return fresh(getattr(x._device.backend.xp, name)(data), x._device)
 
     operation.__name__ = operation.__qualname__ = name
     return operation
@@ -300,14 +300,14 @@ class Array:
             array._family = family
             if self._buf is buf and self._data is data:
                 return array
-        return view_of(self, data.T)
+        return _view_of(self, data.T)
 
     @property
     def mT(self) -> Array:
         """The transpose of the last two axes (a lazy value, no copy)."""
         if self._data.ndim < 2:
             raise ValueError(f"x.mT needs at least 2 dimensions, this array has {self._data.ndim}")
-        return view_of(self, self._data.swapaxes(-1, -2))
+        return _view_of(self, self._data.swapaxes(-1, -2))
 
     if TYPE_CHECKING:
         # Registered by the modules that implement them (their arrows point
@@ -442,7 +442,7 @@ class Array:
         moved = target.backend.transfer(self._data, self._device.backend, stream)
         if moved is None:  # through host memory
             moved = target.backend.from_numpy(self._device.backend.to_numpy(self._data))
-        return wrap(moved, target, (self,))
+        return may_view(moved, target, (self,))
 
     def __dlpack_device__(self) -> tuple[int, int]:
         """``(DLPack device type, device index)``: ``(1, 0)`` for host memory.
@@ -593,7 +593,7 @@ class Array:
                     return array
         elif kind is not int:
             key = _backend_index(self, key)
-        return view_of(self, self._data[key])
+        return _view_of(self, self._data[key])
 
     def __setitem__(self, key: Any, value: Operand, /) -> None:
         if type(key) is int and type(value) in self._fast_write:
@@ -709,8 +709,46 @@ def _fast_writes(array: Array) -> frozenset[type]:
     return _PLAIN_SCALARS[dtype.kind]
 
 
-def wrap(result: Any, device: Device, inputs: tuple[Array, ...] = ()) -> Array:
-    """Wrap a backend result; if it views an input's memory it joins that buffer.
+def fresh(result: Any, device: Device) -> Array:
+    """An Array of ``result``, memory the backend allocated for this call.
+
+    One of the two ways an op makes an Array (the other is :func:`may_view`):
+    the op says its result views none of its inputs. Should the backend
+    hand back a view after all, the result gets its own copy when anything
+    else references that memory, so a wrong claim costs a copy, never an alias.
+    """
+    if type(result) is device.backend.array_type and result.base is None:
+        if _PENDING:
+            _view_writes.flush()
+        array: Array = _object_new(Array)
+        array._data = result
+        array._buf = None
+        array._device = device
+        array._fast_write = _NO_FAST_WRITE
+        array._family = None
+        return array
+    return _wrap(result, device, ())
+
+
+def may_view(result: Any, device: Device, inputs: tuple[Array, ...]) -> Array:
+    """An Array of ``result``, a backend result that may view these ``inputs``.
+
+    The other way an op makes an Array (see :func:`fresh`): if ``result``
+    views an input's memory it becomes a new holder of that input's buffer
+    (O(1), rule 1), or a private copy when that buffer is exposed or foreign.
+    """
+    if (
+        len(inputs) == 1
+        and inputs[0]._device is device
+        and type(result) is device.backend.array_type
+    ):
+        return _view_of(inputs[0], result)
+    return _wrap(result, device, inputs)
+
+
+def _wrap(result: Any, device: Device, inputs: tuple[Array, ...]) -> Array:
+    """The rule behind :func:`fresh` and :func:`may_view`: a backend result that
+    views an input's memory joins that input's buffer.
 
     This is the one rule that keeps every view-returning backend function a
     value: the result becomes a new holder of the input's buffer (O(1)), or a
@@ -749,12 +787,12 @@ def wrap(result: Any, device: Device, inputs: tuple[Array, ...] = ()) -> Array:
     return _wrap_other_view(array, inputs)
 
 
-def view_of(source: Array, result: Any) -> Array:
-    """:func:`wrap` for an op of one input whose result is usually a view of it.
+def _view_of(source: Array, result: Any) -> Array:
+    """:func:`may_view` of one input whose result is usually a view of it.
 
     Same rule, with the common case (a view of ``source``'s plain shared
     buffer, nobody tracing) inlined: it is the whole cost of ``x[1:5]``.
-    Everything else takes :func:`wrap`.
+    Everything else takes :func:`_wrap`.
     """
     data = source._data
     base = result.base
@@ -766,8 +804,8 @@ def view_of(source: Array, result: Any) -> Array:
             array = _holder_of(result, buf, source)
             if source._buf is buf and source._data is data:
                 return array
-    del base  # wrap may count the references to it
-    return wrap(result, source._device, (source,))
+    del base  # _wrap may count the references to it
+    return _wrap(result, source._device, (source,))
 
 
 def _holder_of(view: Any, buf: _cow.Buffer, source: Array) -> Array:

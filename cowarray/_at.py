@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from . import _cow, _last_use
-from ._array import DONATED, Array, backend_value, lazy_clone, new_array, wrap
+from ._array import DONATED, Array, backend_value, lazy_clone, may_view, new_array
 from ._devices import CPU
 from ._errors import article
 from ._indices import drop_out_of_bounds, resolve
@@ -442,7 +442,7 @@ def _get(x: Array, key: Any, mode: str, fill_value: Any) -> Array:
             raise
         region = None  # an index into an empty axis: everything is filled below
     if resolved.valid is None:
-        return wrap(region, x._device, (x,))
+        return may_view(region, x._device, (x,))
     if resolved.valid is False or not backend.xp.any(resolved.valid):
         filled = backend.xp.full(resolved.shape, fill, dtype=x._data.dtype)
         return new_array(filled, None, x._device)
@@ -534,7 +534,7 @@ def _apply_values(x: Array, index: Any, function: Callable[[Array], Array]) -> t
     xp = x._device.backend.xp
     region = _region(x, index, "apply")
     if not has_integer_arrays(index):
-        return index, _applied(x, function, wrap(region, x._device, (x,)))
+        return index, _applied(x, function, may_view(region, x._device, (x,)))
     flat = xp.reshape(flat_positions(xp, x._data.shape, index), (-1,))
     unique = xp.unique_all(flat)
     current = xp.reshape(region, (-1,))[unique.indices]

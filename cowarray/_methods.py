@@ -28,7 +28,7 @@ from typing import Any, Final
 import numpy as np
 
 from . import _dtypes
-from ._array import Array, lazy_clone, view_of
+from ._array import Array, lazy_clone, may_view
 from ._ops import (
     creation,
     data_types,
@@ -177,7 +177,7 @@ def view(self: Array, dtype: Any = None) -> Array:
             f"bytes to divide into {new_itemsize}-byte items; take ca.asarray(x, copy=True) "
             "or reshape first"
         )
-    return view_of(self, data.view(target))
+    return may_view(data.view(target), self._device, (self,))
 
 
 # -- reductions -----------------------------------------------------------------

@@ -39,8 +39,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from ._array import Array, wrap
-from ._ops._results import fresh
+from ._array import Array, fresh, may_view
 
 __all__ = ["array_function", "array_ufunc", "register"]
 
@@ -138,7 +137,7 @@ def _wrapped(result: Any, device: Any, sources: tuple[Array, ...]) -> Any:
         return [_wrapped(r, device, sources) for r in result]
     if isinstance(result, (np.ndarray, np.generic)) or type(result) is device.backend.array_type:
         _check_holdable(result)
-        return wrap(result, device, sources)
+        return may_view(result, device, sources)
     return result
 
 
@@ -235,7 +234,7 @@ def _ufunc_at(ufunc: Any, target: Any, indices: Any, *values: Any) -> None:
         return
     scratch = device.backend.copy(target._data)
     ufunc.at(scratch, index, *operands)
-    target[...] = wrap(scratch, device)
+    target[...] = fresh(scratch, device)
 
 
 _NOT_PLAIN: Final = object()
@@ -270,7 +269,7 @@ def _plain_function_call(func: Any, device: Any, args: Any, kwargs: Any) -> Any:
     result = getattr(func, "_implementation", func)(*call_args, **call_kwargs)
     if type(result) is np.ndarray or isinstance(result, np.generic):
         _check_holdable(result)
-        return fresh(result, device, tuple(sources))
+        return may_view(result, device, tuple(sources))
     return _wrapped(result, device, tuple(sources))
 
 
@@ -315,7 +314,7 @@ def _write_first_argument(func: Any, device: Any, args: Any, kwargs: Any) -> Non
     sources: list[Array] = []
     scratch = device.backend.copy(target._data)
     func(scratch, *_unwrap(tuple(rest), device, sources), **_unwrap(kwargs, device, sources))
-    target[...] = wrap(scratch, device)
+    target[...] = fresh(scratch, device)
 
 
 def register() -> None:

@@ -8,7 +8,7 @@ Memory and views. Arrays are allocated by CuPy's current allocator (its
 default memory pool). A CuPy view's ``base`` is the array that owns the
 memory, and CuPy collapses view chains as NumPy does
 (``v.base = self.base if self.base is not None else self``), so the identity
-rule of :func:`cowarray._array.wrap` holds unchanged: ``base is None`` means the
+rule of :func:`cowarray._array.may_view` holds unchanged: ``base is None`` means the
 array owns its memory, otherwise ``base`` is the owner. Memory imported through
 DLPack is owned by an array whose ``base`` is None.
 

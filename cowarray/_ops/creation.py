@@ -6,7 +6,7 @@ import math
 from typing import Any, Literal
 
 from .. import _dlpack
-from .._array import Array, lazy_clone, new_array, wrap
+from .._array import Array, fresh, lazy_clone, new_array
 from .._devices import CPU, Device, as_device
 from .._dtypes import (
     ALL_DTYPES,
@@ -618,7 +618,7 @@ def meshgrid(*arrays: Array, indexing: Literal["xy", "ij"] = "xy") -> tuple[Arra
     grids = device.backend.xp.meshgrid(
         *(a._data.astype(dtype, copy=False) for a in arrays), indexing=indexing
     )
-    return tuple(wrap(device.backend.copy(g), device) for g in grids)
+    return tuple(fresh(device.backend.copy(g), device) for g in grids)
 
 
 def _triangle(name: str, x: Array, k: int) -> Array:
@@ -630,7 +630,7 @@ def _triangle(name: str, x: Array, k: int) -> Array:
         )
     if isinstance(k, bool) or not isinstance(k, int):
         raise TypeError(f"k must be an integer, got {type(k).__name__}")
-    return wrap(getattr(x._device.backend.xp, name)(x._data, k=k), x._device)
+    return fresh(getattr(x._device.backend.xp, name)(x._data, k=k), x._device)
 
 
 def tril(x: Array, /, *, k: int = 0) -> Array:

@@ -7,7 +7,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from .._array import Array, lazy_clone, wrap
+from .._array import Array, fresh, lazy_clone
 from .._devices import as_device
 from .._dtypes import promote, scalar_result_dtype, to_dtype
 from ._args import require_array
@@ -59,7 +59,7 @@ def astype(x: Array, dtype: Any, /, *, copy: bool = True, device: Any = None) ->
             f"casting complex {x.dtype} to {target_dtype} would drop the imaginary part; "
             "take real(x) or abs(x) first"
         )
-    return wrap(x._device.backend.xp.astype(x._data, target_dtype), x._device)
+    return fresh(x._device.backend.xp.astype(x._data, target_dtype), x._device)
 
 
 def _dtype_of(value: object, function: str, name: str) -> np.dtype[Any]:

@@ -12,7 +12,7 @@ import builtins
 import contextlib
 from collections.abc import Callable
 
-from .._array import Array, binary_operation, lazy_clone, unary_operation, wrap
+from .._array import Array, binary_operation, fresh, lazy_clone, may_view, unary_operation
 from .._dtypes import check_scalar, normalize_scalar, promote
 from ._checks import check_dtypes
 from .data_types import iinfo
@@ -319,7 +319,7 @@ def real(x: Array, /) -> Array:
     check_dtypes("real", x.dtype)
     if x.dtype.kind != "c":
         return lazy_clone(x)
-    return wrap(x._device.backend.xp.real(x._data), x._device, (x,))
+    return may_view(x._device.backend.xp.real(x._data), x._device, (x,))
 
 
 def imag(x: Array, /) -> Array:
@@ -345,7 +345,7 @@ def imag(x: Array, /) -> Array:
     if type(x) is not Array:
         raise TypeError(f"imag expects a cowarray Array, got {type(x).__name__}")
     check_dtypes("imag", x.dtype)
-    return wrap(x._device.backend.xp.imag(x._data), x._device, (x,))
+    return may_view(x._device.backend.xp.imag(x._data), x._device, (x,))
 
 
 def clip(
@@ -390,7 +390,7 @@ def clip(
     result = xp.clip(x._data, min=lower, max=upper)
     if result.dtype != x.dtype:
         result = xp.astype(result, x.dtype)
-    return wrap(result, x._device)
+    return fresh(result, x._device)
 
 
 def _clip_bound(x: Array, bound: object, name: str) -> object:
@@ -457,7 +457,7 @@ def round(x: Array, /, *, decimals: int = 0) -> Array:
     if isinstance(decimals, bool) or not isinstance(decimals, int):
         raise TypeError(f"round: decimals must be an int, got {type(decimals).__name__}")
     check_dtypes("round", x.dtype)
-    return wrap(x._device.backend.xp.round(x._data, decimals=decimals), x._device, (x,))
+    return may_view(x._device.backend.xp.round(x._data, decimals=decimals), x._device, (x,))
 
 
 def around(a: Array, /, decimals: int = 0) -> Array:

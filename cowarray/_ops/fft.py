@@ -11,7 +11,7 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from .._array import Array, new_array, wrap
+from .._array import Array, fresh, new_array
 from .._devices import CPU, Device, as_device
 from .._dtypes import DEFAULT_FLOAT, complex64, complex128, float32, float64, to_dtype
 from ._args import normalize_axes, normalize_axis, require_array
@@ -69,7 +69,7 @@ def _one_axis(name: str, kinds: str, x: Array, n: int | None, axis: int, norm: N
     length = None if n is None else _length(n, "n", name)
     index = normalize_axis(axis, x.ndim)
     transform: Callable[..., Any] = getattr(x._device.backend.xp.fft, name)
-    return wrap(transform(x._data, n=length, axis=index, norm=norm), x._device)
+    return fresh(transform(x._data, n=length, axis=index, norm=norm), x._device)
 
 
 def _many_axes(
@@ -100,7 +100,7 @@ def _many_axes(
         elif len(s) != len(axes):
             raise ValueError(f"{name}: s={s} and axes={axes} must have the same length")
     transform: Callable[..., Any] = getattr(x._device.backend.xp.fft, name)
-    return wrap(transform(x._data, s=s, axes=axes, norm=norm), x._device)
+    return fresh(transform(x._data, s=s, axes=axes, norm=norm), x._device)
 
 
 def fft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> Array:
@@ -511,7 +511,7 @@ def _shift(name: str, x: Array, axes: int | Sequence[int] | None) -> Array:
         axes = (axes,)
     normalized = None if axes is None else normalize_axes(tuple(axes), x.ndim, "axes")
     shift: Callable[..., Any] = getattr(x._device.backend.xp.fft, name)
-    return wrap(shift(x._data, axes=normalized), x._device)
+    return fresh(shift(x._data, axes=normalized), x._device)
 
 
 def fftshift(x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from .._array import Array, wrap
+from .._array import Array, fresh, may_view
 from ._args import normalize_axis, require_array
 from ._checks import common_device
-from ._results import fresh
 
 __all__ = ["take", "take_along_axis"]
 
@@ -66,7 +65,7 @@ def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
     ):
         # the common case (a 1-D array, 1-D integer indices) in one pass
         try:
-            return fresh(x._device.backend.xp.take(x._data, indices._data), x._device, (x,))
+            return may_view(x._device.backend.xp.take(x._data, indices._data), x._device, (x,))
         except IndexError:
             raise _out_of_bounds("take", x._data.shape[0], 0) from None
     _check_indices(x, indices, "take")
@@ -86,7 +85,7 @@ def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
         data = x._device.backend.xp.take(x._data, indices._data, axis=position)
     except IndexError:
         raise _out_of_bounds("take", x.shape[position], position) from None
-    return wrap(data, x._device)
+    return fresh(data, x._device)
 
 
 def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
@@ -143,4 +142,4 @@ def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
                 f"shape {x.shape} off axis {position}"
             )
     data = x._device.backend.xp.take_along_axis(x._data, index, axis=position)
-    return wrap(data, x._device)
+    return fresh(data, x._device)

@@ -2,7 +2,7 @@
 
 Every function checks its arguments, calls the backend's ``xp.linalg`` once
 and wraps the result. ``diagonal`` and ``matrix_transpose`` return backend
-views, which :func:`cowarray._array.wrap` turns into lazy values of their
+views, which :func:`cowarray._array.may_view` turns into lazy values of their
 input; everything else computes a fresh array. Decompositions return the
 standard's named tuples.
 """
@@ -13,13 +13,12 @@ import math
 import operator
 from typing import Any, Literal, NamedTuple
 
-from .._array import Array, wrap
+from .._array import Array, fresh, may_view
 from .._devices import Device
 from .._dtypes import complex64, complex128, float16, float32, promote, to_dtype
 from .._errors import reports_linalg_errors
 from ._args import normalize_axes, require_array
 from ._checks import common_device
-from ._results import fresh
 
 __all__ = [
     "EigResult",
@@ -242,7 +241,7 @@ def matmul(x1: Array, x2: Array, /) -> Array:
             "have the length of x2's second-to-last (its only axis if x2 is 1-D)"
         )
     result = device.backend.xp.matmul(x1._data, x2._data)
-    return wrap(_as_dtype(result, dtype), device)
+    return fresh(_as_dtype(result, dtype), device)
 
 
 def matrix_transpose(x: Array, /) -> Array:
@@ -267,7 +266,7 @@ def matrix_transpose(x: Array, /) -> Array:
                     [3]], dtype=int64)
     """
     data = _matrices(x, "matrix_transpose", kinds="biufc")
-    return wrap(x._device.backend.xp.linalg.matrix_transpose(data), x._device, (x,))
+    return may_view(x._device.backend.xp.linalg.matrix_transpose(data), x._device, (x,))
 
 
 def _tensordot_axes(axes: object) -> int | tuple[tuple[int, ...], tuple[int, ...]]:
@@ -329,7 +328,7 @@ def tensordot(x1: Array, x2: Array, /, *, axes: int | tuple[Any, Any] = 2) -> Ar
                 f"(length {x2.shape[b]}) must have equal lengths"
             )
     result = device.backend.xp.linalg.tensordot(x1._data, x2._data, axes=(first, second))
-    return wrap(_as_dtype(result, dtype), device)
+    return fresh(_as_dtype(result, dtype), device)
 
 
 def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
@@ -379,7 +378,7 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
             f"{x2.shape[index]} along axis {axis}; they must be equal"
         )
     result = device.backend.xp.vecdot(x1._data, x2._data, axis=index)
-    return wrap(_as_dtype(result, dtype), device)
+    return fresh(_as_dtype(result, dtype), device)
 
 
 # -- the linalg extension -------------------------------------------------------
@@ -412,7 +411,7 @@ def cholesky(x: Array, /, *, upper: bool = False) -> Array:
     data = _matrices(x, "cholesky", square=True)
     if type(upper) is not bool:
         raise TypeError(f"cholesky: upper must be a bool, got {type(upper).__name__}")
-    return wrap(x._device.backend.xp.linalg.cholesky(data, upper=upper), x._device, (x,))
+    return may_view(x._device.backend.xp.linalg.cholesky(data, upper=upper), x._device, (x,))
 
 
 def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
@@ -446,7 +445,7 @@ def cross(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
             f"{x1.shape} and {x2.shape}"
         )
     result = device.backend.xp.linalg.cross(x1._data, x2._data, axis=index)
-    return wrap(_as_dtype(result, dtype), device)
+    return fresh(_as_dtype(result, dtype), device)
 
 
 @reports_linalg_errors("x")
@@ -470,7 +469,7 @@ def det(x: Array, /) -> Array:
     cowarray.Array(-2., dtype=float64)
     """
     data = _matrices(x, "det", square=True)
-    return wrap(x._device.backend.xp.linalg.det(data), x._device, (x,))
+    return may_view(x._device.backend.xp.linalg.det(data), x._device, (x,))
 
 
 def diagonal(x: Array, /, *, offset: int = 0) -> Array:
@@ -497,7 +496,7 @@ def diagonal(x: Array, /, *, offset: int = 0) -> Array:
     data = _matrices(x, "diagonal", kinds="biufc")
     if isinstance(offset, bool) or not isinstance(offset, int):
         raise TypeError(f"diagonal: offset must be an int, got {type(offset).__name__}")
-    return wrap(x._device.backend.xp.linalg.diagonal(data, offset=offset), x._device, (x,))
+    return may_view(x._device.backend.xp.linalg.diagonal(data, offset=offset), x._device, (x,))
 
 
 @reports_linalg_errors("x")
@@ -525,7 +524,7 @@ def eigh(x: Array, /) -> EighResult:
     """
     data = _matrices(x, "eigh", square=True)
     values, vectors = x._device.backend.xp.linalg.eigh(data)
-    return EighResult(wrap(values, x._device, (x,)), wrap(vectors, x._device, (x,)))
+    return EighResult(may_view(values, x._device, (x,)), may_view(vectors, x._device, (x,)))
 
 
 @reports_linalg_errors("x")
@@ -549,7 +548,7 @@ def eigvalsh(x: Array, /) -> Array:
     cowarray.Array([1., 3.], dtype=float64)
     """
     data = _matrices(x, "eigvalsh", square=True)
-    return wrap(x._device.backend.xp.linalg.eigvalsh(data), x._device, (x,))
+    return may_view(x._device.backend.xp.linalg.eigvalsh(data), x._device, (x,))
 
 
 @reports_linalg_errors("x")
@@ -580,8 +579,8 @@ def eig(x: Array, /) -> EigResult:
     values, vectors = x._device.backend.xp.linalg.eig(data)
     dtype = _complex_of(x.dtype)
     return EigResult(
-        wrap(_as_dtype(values, dtype), x._device, (x,)),
-        wrap(_as_dtype(vectors, dtype), x._device, (x,)),
+        may_view(_as_dtype(values, dtype), x._device, (x,)),
+        may_view(_as_dtype(vectors, dtype), x._device, (x,)),
     )
 
 
@@ -607,7 +606,7 @@ def eigvals(x: Array, /) -> Array:
     """
     data = _matrices(x, "eigvals", square=True)
     values = x._device.backend.xp.linalg.eigvals(data)
-    return wrap(_as_dtype(values, _complex_of(x.dtype)), x._device, (x,))
+    return may_view(_as_dtype(values, _complex_of(x.dtype)), x._device, (x,))
 
 
 @reports_linalg_errors("x")
@@ -632,7 +631,7 @@ def inv(x: Array, /) -> Array:
                     [0.  , 0.25]], dtype=float64)
     """
     data = _matrices(x, "inv", square=True)
-    return wrap(x._device.backend.xp.linalg.inv(data), x._device, (x,))
+    return may_view(x._device.backend.xp.linalg.inv(data), x._device, (x,))
 
 
 _MATRIX_ORDS = (1, 2, -1, -2, math.inf, -math.inf, "fro", "nuc")
@@ -678,7 +677,7 @@ def matrix_norm(
     if type(keepdims) is not bool:
         raise TypeError(f"matrix_norm: keepdims must be a bool, got {type(keepdims).__name__}")
     result = x._device.backend.xp.linalg.matrix_norm(data, keepdims=keepdims, ord=ord)
-    return wrap(result, x._device, (x,))
+    return may_view(result, x._device, (x,))
 
 
 @reports_linalg_errors("x")
@@ -707,7 +706,7 @@ def matrix_power(x: Array, n: int, /) -> Array:
     data = _matrices(x, "matrix_power", square=True)
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError(f"matrix_power: n must be an int, got {type(n).__name__}")
-    return wrap(x._device.backend.xp.linalg.matrix_power(data, n), x._device, (x,))
+    return may_view(x._device.backend.xp.linalg.matrix_power(data, n), x._device, (x,))
 
 
 @reports_linalg_errors("x")
@@ -737,7 +736,7 @@ def matrix_rank(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     data = _matrices(x, "matrix_rank")
     tolerance = _rtol(rtol, "matrix_rank", x._device)
     result = x._device.backend.xp.linalg.matrix_rank(data, rtol=tolerance)
-    return wrap(result, x._device, (x,))
+    return may_view(result, x._device, (x,))
 
 
 def outer(x1: Array, x2: Array, /) -> Array:
@@ -764,7 +763,7 @@ def outer(x1: Array, x2: Array, /) -> Array:
     if x1.ndim != 1 or x2.ndim != 1:
         raise ValueError(f"outer: both operands must be 1-D, got shapes {x1.shape} and {x2.shape}")
     result = device.backend.xp.linalg.outer(x1._data, x2._data)
-    return wrap(_as_dtype(result, dtype), device)
+    return fresh(_as_dtype(result, dtype), device)
 
 
 @reports_linalg_errors("x")
@@ -795,7 +794,7 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
     """
     data = _matrices(x, "pinv")
     tolerance = _rtol(rtol, "pinv", x._device)
-    return wrap(x._device.backend.xp.linalg.pinv(data, rtol=tolerance), x._device, (x,))
+    return may_view(x._device.backend.xp.linalg.pinv(data, rtol=tolerance), x._device, (x,))
 
 
 @reports_linalg_errors("x")
@@ -826,7 +825,7 @@ def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRRe
     if mode not in ("reduced", "complete"):
         raise ValueError(f"qr: mode must be 'reduced' or 'complete', got {mode!r}")
     q, r = x._device.backend.xp.linalg.qr(data, mode=mode)
-    return QRResult(wrap(q, x._device, (x,)), wrap(r, x._device, (x,)))
+    return QRResult(may_view(q, x._device, (x,)), may_view(r, x._device, (x,)))
 
 
 @reports_linalg_errors("x")
@@ -853,7 +852,7 @@ def slogdet(x: Array, /) -> SlogdetResult:
     """
     data = _matrices(x, "slogdet", square=True)
     sign, logabsdet = x._device.backend.xp.linalg.slogdet(data)
-    return SlogdetResult(wrap(sign, x._device, (x,)), wrap(logabsdet, x._device, (x,)))
+    return SlogdetResult(may_view(sign, x._device, (x,)), may_view(logabsdet, x._device, (x,)))
 
 
 @reports_linalg_errors("x1")
@@ -890,7 +889,7 @@ def solve(x1: Array, x2: Array, /) -> Array:
             f"({m},) or (..., {m}, K)"
         )
     result = device.backend.xp.linalg.solve(x1._data, x2._data)
-    return wrap(_as_dtype(result, dtype), device)
+    return fresh(_as_dtype(result, dtype), device)
 
 
 @reports_linalg_errors("x")
@@ -921,7 +920,9 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
     if type(full_matrices) is not bool:
         raise TypeError(f"svd: full_matrices must be a bool, got {type(full_matrices).__name__}")
     u, s, vh = x._device.backend.xp.linalg.svd(data, full_matrices=full_matrices)
-    return SVDResult(wrap(u, x._device, (x,)), wrap(s, x._device, (x,)), wrap(vh, x._device, (x,)))
+    return SVDResult(
+        may_view(u, x._device, (x,)), may_view(s, x._device, (x,)), may_view(vh, x._device, (x,))
+    )
 
 
 @reports_linalg_errors("x")
@@ -945,7 +946,7 @@ def svdvals(x: Array, /) -> Array:
     cowarray.Array([4., 3.], dtype=float64)
     """
     data = _matrices(x, "svdvals")
-    return wrap(x._device.backend.xp.linalg.svdvals(data), x._device, (x,))
+    return may_view(x._device.backend.xp.linalg.svdvals(data), x._device, (x,))
 
 
 def trace(x: Array, /, *, offset: int = 0, dtype: Any = None) -> Array:
@@ -979,7 +980,7 @@ def trace(x: Array, /, *, offset: int = 0, dtype: Any = None) -> Array:
         raise TypeError(f"trace: offset must be an int, got {type(offset).__name__}")
     resolved = None if dtype is None else to_dtype(dtype)
     result = x._device.backend.xp.linalg.trace(data, offset=offset, dtype=resolved)
-    return wrap(result, x._device, (x,))
+    return may_view(result, x._device, (x,))
 
 
 def _ord_value(ord: object) -> float:
@@ -1028,7 +1029,7 @@ def vector_norm(
     result = x._device.backend.xp.linalg.vector_norm(
         x._data, axis=axes, keepdims=keepdims, ord=order
     )
-    return wrap(result, x._device, (x,))
+    return may_view(result, x._device, (x,))
 
 
 # -- NumPy's linalg beyond the standard ---------------------------------------
@@ -1038,7 +1039,7 @@ def _floating_input(x: Any, name: str, function: str) -> Array:
     """``x``, with integers and booleans converted to float64 as NumPy's linalg does."""
     require_array(x, name, function)
     if x.dtype.kind in "biu":
-        return fresh(x._device.backend.xp.astype(x._data, to_dtype("float64")), x._device, (x,))
+        return may_view(x._device.backend.xp.astype(x._data, to_dtype("float64")), x._device, (x,))
     _check_kind(x, name, function, "fc")
     return x  # type: ignore[no-any-return]
 
@@ -1103,11 +1104,11 @@ def norm(
     if len(axes) != 2:
         raise ValueError(f"norm: axis must name one axis or two, got {axis!r}")
     xp = x._device.backend.xp
-    moved = wrap(xp.moveaxis(x._data, axes, (-2, -1)), x._device, (x,))
+    moved = may_view(xp.moveaxis(x._data, axes, (-2, -1)), x._device, (x,))
     result = matrix_norm(moved, ord="fro" if ord is None else ord)
     if not keepdims:
         return result
-    return wrap(xp.expand_dims(result._data, tuple(sorted(axes))), x._device, (result,))
+    return may_view(xp.expand_dims(result._data, tuple(sorted(axes))), x._device, (result,))
 
 
 @reports_linalg_errors("a")

@@ -1,6 +1,6 @@
 """Manipulation functions (Array API standard, "Manipulation Functions").
 
-Most of these return views on the backend; :func:`cowarray._array.wrap` makes
+Most of these return views on the backend; :func:`cowarray._array.may_view` makes
 each such view a new holder of its input's buffer, so they are O(1) values.
 """
 
@@ -9,12 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._array import Array, lazy_clone, view_of, wrap
+from .._array import Array, fresh, lazy_clone, may_view
 from .._devices import Device
 from .._dtypes import promote
 from ._args import normalize_axes, normalize_axis, normalize_shape, require_array
 from ._checks import common_device
-from ._results import fresh
 
 __all__ = [
     "broadcast_arrays",
@@ -63,7 +62,7 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
         data = x._device.backend.xp.reshape(x._data, shape, copy=copy)
     except (ValueError, TypeError):
         raise _reshape_error(x, _shape_with_placeholder(shape), copy) from None
-    return view_of(x, data)
+    return may_view(data, x._device, (x,))
 
 
 def _shape_with_placeholder(shape: object) -> tuple[int, ...]:
@@ -107,7 +106,7 @@ def permute_dims(x: Array, /, axes: tuple[int, ...]) -> Array:
         raise ValueError(
             f"axes must list each of the array's {x.ndim} axes once, got {tuple(axes)}"
         )
-    return view_of(x, x._device.backend.xp.permute_dims(x._data, normalized))
+    return may_view(x._device.backend.xp.permute_dims(x._data, normalized), x._device, (x,))
 
 
 def expand_dims(x: Array, /, axis: int | tuple[int, ...]) -> Array:
@@ -136,7 +135,7 @@ def expand_dims(x: Array, /, axis: int | tuple[int, ...]) -> Array:
     require_array(x, "x", "expand_dims")
     count = len(axis) if isinstance(axis, tuple) else 1
     positions = normalize_axes(axis, x.ndim + count) or ()
-    return view_of(x, x._device.backend.xp.expand_dims(x._data, positions))
+    return may_view(x._device.backend.xp.expand_dims(x._data, positions), x._device, (x,))
 
 
 def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
@@ -153,7 +152,7 @@ def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
     for a in axes:
         if x.shape[a] != 1:
             raise ValueError(f"cannot squeeze axis {a}: it has length {x.shape[a]}, not 1")
-    return view_of(x, x._device.backend.xp.squeeze(x._data, axis=axes))
+    return may_view(x._device.backend.xp.squeeze(x._data, axis=axes), x._device, (x,))
 
 
 def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
@@ -167,7 +166,7 @@ def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
     """
     require_array(x, "x", "flip")
     axes = normalize_axes(axis, x.ndim)
-    return view_of(x, x._device.backend.xp.flip(x._data, axis=axes))
+    return may_view(x._device.backend.xp.flip(x._data, axis=axes), x._device, (x,))
 
 
 def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
@@ -186,7 +185,7 @@ def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
         data = x._device.backend.xp.broadcast_to(x._data, dims)
     except ValueError:
         raise ValueError(f"cannot broadcast an array of shape {x.shape} to {dims}") from None
-    return view_of(x, data)
+    return may_view(data, x._device, (x,))
 
 
 def _array_sequence(arrays: object, function: str) -> tuple[Array, ...]:
@@ -334,7 +333,7 @@ def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
     device = common_device(*arrays)
     shape = broadcast_shapes(*(a.shape for a in arrays))
     xp = device.backend.xp
-    return tuple(view_of(a, xp.broadcast_to(a._data, shape)) for a in arrays)
+    return tuple(may_view(xp.broadcast_to(a._data, shape), a._device, (a,)) for a in arrays)
 
 
 def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) -> Array:
@@ -436,7 +435,7 @@ def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
         raise ValueError("unstack needs an array with at least one dimension")
     position = normalize_axis(axis, x.ndim)
     parts = x._device.backend.xp.unstack(x._data, axis=position)
-    return tuple(view_of(x, part) for part in parts)
+    return tuple(may_view(part, x._device, (x,)) for part in parts)
 
 
 def _axis_tuple(value: object, name: str) -> tuple[int, ...]:
@@ -482,7 +481,7 @@ def moveaxis(
         )
     moved = normalize_axes(sources, x.ndim, "source") or ()
     placed = normalize_axes(targets, x.ndim, "destination") or ()
-    return view_of(x, x._device.backend.xp.moveaxis(x._data, moved, placed))
+    return may_view(x._device.backend.xp.moveaxis(x._data, moved, placed), x._device, (x,))
 
 
 def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Array:
@@ -525,7 +524,7 @@ def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Arr
     else:
         (counts,) = normalize_shape(repeats, "repeats")
     position = None if axis is None else normalize_axis(axis, x.ndim)
-    return wrap(x._device.backend.xp.repeat(x._data, counts, axis=position), x._device, (x,))
+    return may_view(x._device.backend.xp.repeat(x._data, counts, axis=position), x._device, (x,))
 
 
 def roll(
@@ -569,7 +568,7 @@ def roll(
         if len(shifts) not in (1, len(axes)):
             raise ValueError(f"roll: shift {shift} and axis {axis} must have equal lengths")
         amount = shifts * len(axes) if len(shifts) == 1 else shifts
-    return wrap(x._device.backend.xp.roll(x._data, amount, axis=axes), x._device, (x,))
+    return may_view(x._device.backend.xp.roll(x._data, amount, axis=axes), x._device, (x,))
 
 
 def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
@@ -601,4 +600,4 @@ def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
     reps = normalize_shape(repetitions, "repetitions")
     if all(r == 1 for r in reps) and len(reps) <= x.ndim:
         return lazy_clone(x)
-    return wrap(x._device.backend.xp.tile(x._data, reps), x._device, (x,))
+    return may_view(x._device.backend.xp.tile(x._data, reps), x._device, (x,))

@@ -34,12 +34,11 @@ from typing import Any, Final
 
 import numpy
 
-from .._array import Array, lazy_clone, view_of, wrap
+from .._array import Array, fresh, lazy_clone, may_view
 from .._devices import Device
 from .._dtypes import check_scalar, normalize_scalar, promote
 from ._args import normalize_axis, normalize_shape, require_array
 from ._checks import common_device
-from ._results import fresh
 from .creation import eye
 from .manipulation import _concat_error, _gather, permute_dims
 
@@ -119,7 +118,7 @@ def ravel(x: Array, /) -> Array:
     cowarray.Array([1, 2, 3, 4], dtype=int64)
     """
     require_array(x, "x", "ravel")
-    return view_of(x, x._device.backend.xp.ravel(x._data))
+    return may_view(x._device.backend.xp.ravel(x._data), x._device, (x,))
 
 
 def _at_least(function: str, target: int, arrays: tuple[Array, ...]) -> Any:
@@ -129,7 +128,11 @@ def _at_least(function: str, target: int, arrays: tuple[Array, ...]) -> Any:
         if x.ndim >= target:
             results.append(lazy_clone(x))
             continue
-        results.append(view_of(x, x._device.backend.xp.reshape(x._data, _padded(x.shape, target))))
+        results.append(
+            may_view(
+                x._device.backend.xp.reshape(x._data, _padded(x.shape, target)), x._device, (x,)
+            )
+        )
     return results[0] if len(results) == 1 else tuple(results)
 
 
@@ -215,7 +218,7 @@ def swapaxes(a: Array, axis1: int, axis2: int, /) -> Array:
     require_array(a, "a", "swapaxes")
     first = normalize_axis(axis1, a.ndim, "axis1")
     second = normalize_axis(axis2, a.ndim, "axis2")
-    return view_of(a, a._device.backend.xp.swapaxes(a._data, first, second))
+    return may_view(a._device.backend.xp.swapaxes(a._data, first, second), a._device, (a,))
 
 
 def resize(a: Array, new_shape: int | Sequence[int], /) -> Array:
@@ -239,7 +242,7 @@ def resize(a: Array, new_shape: int | Sequence[int], /) -> Array:
         return fresh(xp.zeros(shape, dtype=a.dtype), a._device)
     flat = xp.reshape(a._data, (-1,))
     repeated = xp.tile(flat, (-(-total // a.size),))[:total]
-    return wrap(xp.reshape(repeated, shape), a._device, (a,))
+    return may_view(xp.reshape(repeated, shape), a._device, (a,))
 
 
 def shape(a: Array | Scalar, /) -> tuple[int, ...]:
@@ -361,7 +364,7 @@ def diagonal(a: Array, /, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Ar
     step = _int(offset, "offset", "diagonal")
     first, second = _two_axes(a, axis1, axis2, "diagonal")
     data = a._device.backend.xp.diagonal(a._data, offset=step, axis1=first, axis2=second)
-    return view_of(a, data)
+    return may_view(data, a._device, (a,))
 
 
 def _two_axes(a: Array, axis1: object, axis2: object, function: str) -> tuple[int, int]:
@@ -399,7 +402,7 @@ def diag(v: Array, /, k: int = 0) -> Array:
             "matrices use linalg.diagonal"
         )
     offset = _int(k, "k", "diag")
-    return wrap(v._device.backend.xp.diag(v._data, offset), v._device, (v,))
+    return may_view(v._device.backend.xp.diag(v._data, offset), v._device, (v,))
 
 
 def identity(n: int, /, dtype: Any = None, *, device: Device | str | None = None) -> Array:
@@ -478,7 +481,7 @@ def flatnonzero(a: Array, /) -> Array:
     cowarray.Array([1, 2], dtype=int64)
     """
     require_array(a, "a", "flatnonzero")
-    return fresh(a._device.backend.xp.flatnonzero(a._data), a._device, (a,))
+    return may_view(a._device.backend.xp.flatnonzero(a._data), a._device, (a,))
 
 
 # -- joining and splitting ------------------------------------------------------
@@ -744,7 +747,7 @@ def _take_positions(data: Any, positions: list[int], axis: int, inputs: tuple[Ar
     device = inputs[0]._device
     xp = device.backend.xp
     index = xp.asarray(positions, dtype=xp.int64)
-    return fresh(xp.take(data, index, axis=axis), device, inputs)
+    return may_view(xp.take(data, index, axis=axis), device, inputs)
 
 
 def insert(
@@ -931,7 +934,7 @@ def pad(
     if ndim == 0:
         return lazy_clone(array)
     data = array._device.backend.xp.pad(array._data, widths, mode=mode, **options)
-    return fresh(data, array._device, (array,))
+    return may_view(data, array._device, (array,))
 
 
 def _pad_options(array: Array, mode: str, kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -1032,7 +1035,7 @@ def unique(
         equal_nan=flags[3],
     )
     parts = result if isinstance(result, tuple) else (result,)
-    arrays = [fresh(part, ar._device, (ar,)) for part in parts]
+    arrays = [may_view(part, ar._device, (ar,)) for part in parts]
     if flags[1]:
         inverse = 1 + flags[0]
         wanted = ar.shape if position is None else (ar.shape[position],)
@@ -1042,4 +1045,4 @@ def unique(
 
 
 def _reshaped(x: Array, shape: tuple[int, ...]) -> Array:
-    return view_of(x, x._device.backend.xp.reshape(x._data, shape))
+    return may_view(x._device.backend.xp.reshape(x._data, shape), x._device, (x,))

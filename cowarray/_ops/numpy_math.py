@@ -19,11 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._array import Array, wrap
+from .._array import Array, fresh, may_view
 from .._dtypes import normalize_scalar, promote, to_dtype
 from ._args import array_or_scalar_operands, require_array
 from ._checks import common_device
-from ._results import fresh
 from .elementwise import pow as _pow
 
 __all__ = [
@@ -92,7 +91,7 @@ def dot(a: Array, b: Array, /) -> Array:
             )
     xp = a._device.backend.xp
     result = xp.dot(_as(xp, a._data, dtype), _as(xp, b._data, dtype))
-    return fresh(result, a._device, (a, b))
+    return may_view(result, a._device, (a, b))
 
 
 def outer(a: Array, b: Array, /) -> Array:
@@ -108,7 +107,7 @@ def outer(a: Array, b: Array, /) -> Array:
     a, b, dtype = _numeric_pair("outer", a, b)
     xp = a._device.backend.xp
     result = xp.outer(_as(xp, a._data, dtype), _as(xp, b._data, dtype))
-    return fresh(result, a._device, (a, b))
+    return may_view(result, a._device, (a, b))
 
 
 def einsum(subscripts: str, /, *operands: Array) -> Array:
@@ -159,7 +158,7 @@ def einsum(subscripts: str, /, *operands: Array) -> Array:
         raise ValueError(
             f"einsum: subscripts {subscripts!r} do not fit operands of shapes {shapes}: {error}"
         ) from None
-    return wrap(result, device, tuple(operands))
+    return may_view(result, device, tuple(operands))
 
 
 # -- signals --------------------------------------------------------------------
@@ -178,7 +177,7 @@ def _signal(function: str, a: Array, v: Array, mode: str) -> Array:
     xp = a._device.backend.xp
     compute = xp.convolve if function == "convolve" else xp.correlate
     result = compute(_as(xp, a._data, dtype), _as(xp, v._data, dtype), mode=mode)
-    return fresh(_as(xp, result, dtype), a._device, (a, v))
+    return may_view(_as(xp, result, dtype), a._device, (a, v))
 
 
 def convolve(a: Array, v: Array, /, mode: str = "full") -> Array:
@@ -291,7 +290,7 @@ def interp(
         right=bounds[1],
         period=period,
     )
-    return fresh(_as(namespace, namespace.asarray(result), value_dtype), device, (x, points, fp))
+    return may_view(_as(namespace, namespace.asarray(result), value_dtype), device, (x, points, fp))
 
 
 # -- comparisons ----------------------------------------------------------------
@@ -347,7 +346,7 @@ def isclose(
     """
     inputs = tuple(v for v in (a, b) if type(v) is Array)
     device, close = _close("isclose", a, b, rtol, atol, equal_nan)
-    return fresh(close, device, inputs)
+    return may_view(close, device, inputs)
 
 
 def allclose(
@@ -407,7 +406,7 @@ def _infinity(function: str, x: Array, negative: bool) -> Array:
     if data.dtype.kind != "f":
         return fresh(xp.zeros(data.shape, dtype=to_dtype("bool")), x._device)
     sign = xp.signbit(data)
-    return fresh(xp.isinf(data) & (sign if negative else ~sign), x._device, (x,))
+    return may_view(xp.isinf(data) & (sign if negative else ~sign), x._device, (x,))
 
 
 def isposinf(x: Array, /) -> Array:
@@ -440,7 +439,7 @@ def _imaginary_part(function: str, x: Array, nonzero: bool) -> Array:
     data = x._data
     if data.dtype.kind == "c":
         part = xp.imag(data)
-        return fresh(part != 0 if nonzero else part == 0, x._device, (x,))
+        return may_view(part != 0 if nonzero else part == 0, x._device, (x,))
     return fresh(xp.full(data.shape, not nonzero, dtype=to_dtype("bool")), x._device)
 
 
@@ -535,7 +534,7 @@ def _widened(value: object, name: str) -> Any:
 
 
 def _astype(x: Array, dtype: Any) -> Array:
-    return fresh(x._device.backend.xp.astype(x._data, dtype), x._device, (x,))
+    return may_view(x._device.backend.xp.astype(x._data, dtype), x._device, (x,))
 
 
 def float_power(x1: Array | Scalar, x2: Array | Scalar, /) -> Array:

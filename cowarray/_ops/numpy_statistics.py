@@ -32,11 +32,10 @@ import operator
 from collections.abc import Sequence
 from typing import Any, Final
 
-from .._array import Array, wrap
+from .._array import Array, fresh, may_view
 from .._dtypes import to_dtype
 from ._args import normalize_axes, normalize_axis, require_array
 from ._checks import common_device
-from ._results import fresh
 
 __all__ = [
     "average",
@@ -127,7 +126,7 @@ def _cumulative(name: str, a: Array, axis: int | None, dtype: Any, fill: float |
             raise ValueError(f"{name}: an axis was given for a 0-d array; use axis=None")
         position = normalize_axis(axis, x.ndim)
     function = xp.cumsum if name.endswith("sum") else xp.cumprod
-    return fresh(function(data, axis=position, dtype=resolved), x._device, (x,))
+    return may_view(function(data, axis=position, dtype=resolved), x._device, (x,))
 
 
 def cumsum(a: Array, /, axis: int | None = None, dtype: Any = None) -> Array:
@@ -193,7 +192,7 @@ def _sum_like(name: str, a: Array, axis: Axis, dtype: Any, keepdims: bool, fill:
     xp = x._device.backend.xp
     function = xp.sum if fill == 0.0 else xp.prod
     data = function(_nan_free(x, fill), axis=axes, dtype=_dtype_or_none(dtype), keepdims=keep)
-    return fresh(data, x._device, (x,))
+    return may_view(data, x._device, (x,))
 
 
 def nansum(a: Array, /, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> Array:
@@ -263,7 +262,7 @@ def nanmean(a: Array, /, axis: Axis = None, dtype: Any = None, keepdims: bool = 
         data = xp.astype(data, resolved)
     _, count, total = _counts_and_sums(x, data, axes)
     mean = _divide_or_nan(xp, total, xp.astype(count, total.real.dtype))
-    return fresh(_squeezed(xp, mean, axes, keep), x._device, (x,))
+    return may_view(_squeezed(xp, mean, axes, keep), x._device, (x,))
 
 
 def _nanvar_data(name: str, a: Array, axis: Axis, dtype: Any, ddof: Any, keepdims: bool) -> Any:
@@ -305,7 +304,7 @@ def nanvar(
     cowarray.Array(1., dtype=float64)
     """
     x, variance = _nanvar_data("nanvar", a, axis, dtype, ddof, keepdims)
-    return fresh(variance, x._device, (x,))
+    return may_view(variance, x._device, (x,))
 
 
 def nanstd(
@@ -325,7 +324,7 @@ def nanstd(
     cowarray.Array(1., dtype=float64)
     """
     x, variance = _nanvar_data("nanstd", a, axis, dtype, ddof, keepdims)
-    return fresh(x._device.backend.xp.sqrt(variance), x._device, (x,))
+    return may_view(x._device.backend.xp.sqrt(variance), x._device, (x,))
 
 
 def _nan_extremum(name: str, a: Array, axis: Axis, keepdims: bool) -> Array:
@@ -340,12 +339,12 @@ def _nan_extremum(name: str, a: Array, axis: Axis, keepdims: bool) -> Array:
     smallest = name == "nanmin"
     function = xp.min if smallest else xp.max
     if x.dtype.kind != "f":
-        return fresh(function(x._data, axis=axes, keepdims=keep), x._device, (x,))
+        return may_view(function(x._data, axis=axes, keepdims=keep), x._device, (x,))
     data = x._data
     reduced = function(_nan_free(x, math.inf if smallest else -math.inf), axis=axes, keepdims=keep)
     all_nan = xp.all(xp.isnan(data), axis=axes, keepdims=keep)
     result = xp.where(all_nan, xp.asarray(math.nan, dtype=data.dtype), reduced)
-    return fresh(result, x._device, (x,))
+    return may_view(result, x._device, (x,))
 
 
 def nanmin(a: Array, /, axis: Axis = None, keepdims: bool = False) -> Array:
@@ -386,7 +385,7 @@ def _nan_arg_extremum(name: str, a: Array, axis: int | None, keepdims: bool) -> 
         if bool(xp.any(all_nan)):
             raise ValueError(f"{name}: an all-NaN slice has no position of a smallest or largest")
     function = xp.argmin if smallest else xp.argmax
-    return fresh(function(data, axis=position, keepdims=keep), x._device, (x,))
+    return may_view(function(data, axis=position, keepdims=keep), x._device, (x,))
 
 
 def nanargmin(a: Array, /, axis: int | None = None, keepdims: bool = False) -> Array:
@@ -563,7 +562,7 @@ def _quantile(
         high = xp.astype(_gather(xp, ordered, above), work)
         result = _lerp(xp, low, high, gamma)
     result = _with_nans(xp, result, ordered, n, skip_nan)
-    return fresh(_quantile_shape(xp, result, levels.ndim, x, axes, keep), x._device, (x,))
+    return may_view(_quantile_shape(xp, result, levels.ndim, x, axes, keep), x._device, (x,))
 
 
 def _with_nans(xp: Any, result: Any, ordered: Any, n: Any, skip_nan: bool) -> Any:
@@ -601,7 +600,7 @@ def _median(function: str, a: Array, axis: Axis, keepdims: bool, skip_nan: bool)
     low = xp.astype(_gather(xp, ordered, lower), work)
     high = xp.astype(_gather(xp, ordered, upper), work)
     result = _with_nans(xp, (low + high) / 2, ordered, n, skip_nan)
-    return fresh(_quantile_shape(xp, result, 0, x, axes, keep), x._device, (x,))
+    return may_view(_quantile_shape(xp, result, 0, x, axes, keep), x._device, (x,))
 
 
 def quantile(
@@ -807,9 +806,9 @@ def average(
             raise ZeroDivisionError("average: the weights sum to zero, so cannot be normalized")
         mean = xp.sum(data * w, axis=axes, keepdims=keep) / scale
     if not returned:
-        return fresh(mean, x._device, (x,))
+        return may_view(mean, x._device, (x,))
     scale = xp.astype(xp.broadcast_to(scale, mean.shape), mean.dtype)
-    return fresh(mean, x._device, (x,)), fresh(xp.asarray(scale, copy=True), x._device)
+    return may_view(mean, x._device, (x,)), fresh(xp.asarray(scale, copy=True), x._device)
 
 
 def _weights_shaped(xp: Any, w: Any, x: Array, axes: tuple[int, ...] | None) -> Any:
@@ -924,8 +923,8 @@ def histogram(
         hist_dtype = to_dtype("int64")
     sources = (x,) if type(bins) is not Array else (x, bins)
     return (
-        fresh(xp.astype(hist, hist_dtype), x._device, (x,)),
-        wrap(xp.astype(edges, edges_dtype), x._device, sources),
+        may_view(xp.astype(hist, hist_dtype), x._device, (x,)),
+        may_view(xp.astype(edges, edges_dtype), x._device, sources),
     )
 
 
@@ -1024,4 +1023,4 @@ def bincount(x: Array, /, weights: Array | None = None, minlength: int = 0) -> A
         data_weights = xp.astype(weights._data, float64)
     counts = xp.bincount(data, weights=data_weights, minlength=least)
     dtype = float64 if weights is not None else to_dtype("int64")
-    return fresh(xp.astype(counts, dtype), x._device, (x,))
+    return may_view(xp.astype(counts, dtype), x._device, (x,))

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from .._array import Array, wrap
+from .._array import Array, fresh, may_view
 from .._dtypes import DEFAULT_INDEX, check_scalar, normalize_scalar, promote
 from ._args import array_or_scalar_operands, normalize_axes, normalize_axis, require_array
 from ._checks import check_dtypes, common_device
-from ._results import fresh
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
@@ -29,7 +28,7 @@ def _arg_extremum(name: str, x: Array, axis: int | None, keepdims: bool) -> Arra
             f"{name} of an empty array (shape {x.shape}) is undefined; pass a non-empty x"
         )
     function = getattr(x._device.backend.xp, name)
-    return wrap(function(x._data, axis=position, keepdims=keepdims), x._device)
+    return fresh(function(x._data, axis=position, keepdims=keepdims), x._device)
 
 
 def argmax(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
@@ -113,7 +112,7 @@ def count_nonzero(
     backend = x._device.backend
     counts = backend.xp.count_nonzero(x._data, axis=axes, keepdims=keepdims)
     counts = backend.xp.astype(backend.asarray(counts), DEFAULT_INDEX, copy=False)
-    return wrap(counts, x._device)
+    return fresh(counts, x._device)
 
 
 def nonzero(x: Array, /) -> tuple[Array, ...]:
@@ -139,7 +138,7 @@ def nonzero(x: Array, /) -> tuple[Array, ...]:
     require_array(x, "x", "nonzero")
     if x.ndim == 0:
         raise ValueError("nonzero needs an array with at least one dimension, x is 0-d")
-    return tuple(wrap(i, x._device) for i in x._device.backend.xp.nonzero(x._data))
+    return tuple(fresh(i, x._device) for i in x._device.backend.xp.nonzero(x._data))
 
 
 def searchsorted(
@@ -202,7 +201,7 @@ def searchsorted(
     backend = x1._device.backend
     positions = backend.xp.searchsorted(x1._data, values, side=side, sorter=order)
     positions = backend.xp.astype(backend.asarray(positions), DEFAULT_INDEX, copy=False)
-    return wrap(positions, x1._device)
+    return fresh(positions, x1._device)
 
 
 def where(
@@ -247,7 +246,7 @@ def where(
                 result = device.backend.xp.where(data, x1._data, x2._data)
             except ValueError:
                 raise _where_shapes(condition, x1, x2) from None
-            return fresh(result, device, (x1, x2))
+            return may_view(result, device, (x1, x2))
     require_array(condition, "condition", "where")
     if condition.dtype.kind != "b":
         raise TypeError(f"where: condition must have a boolean dtype, got {condition.dtype}")
@@ -258,7 +257,7 @@ def where(
         raise _where_shapes(condition, x1, x2) from None
     if data.dtype != dtype:
         data = device.backend.xp.astype(data, dtype)
-    return wrap(data, device)
+    return fresh(data, device)
 
 
 def _where_shapes(condition: Array, x1: object, x2: object) -> ValueError:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .._array import Array, wrap
+from .._array import Array, fresh, may_view
 from .._dtypes import DEFAULT_INDEX
 from ._args import array_or_scalar_operands, require_array
 
@@ -54,7 +54,7 @@ def _unique(function: str, x: Array) -> Any:
 
 def _index(x: Array, data: Any) -> Array:
     xp = x._device.backend.xp
-    return wrap(xp.astype(data, DEFAULT_INDEX, copy=False), x._device, (x,))
+    return may_view(xp.astype(data, DEFAULT_INDEX, copy=False), x._device, (x,))
 
 
 def unique_all(x: Array, /) -> UniqueAllResult:
@@ -84,7 +84,7 @@ def unique_all(x: Array, /) -> UniqueAllResult:
     """
     values, indices, inverse, counts = _unique("unique_all", x)
     return UniqueAllResult(
-        wrap(values, x._device, (x,)),
+        may_view(values, x._device, (x,)),
         _index(x, indices),
         _index(x, inverse),
         _index(x, counts),
@@ -111,7 +111,7 @@ def unique_counts(x: Array, /) -> UniqueCountsResult:
     cowarray.Array([2, 1], dtype=int64)
     """
     values, counts = _unique("unique_counts", x)
-    return UniqueCountsResult(wrap(values, x._device, (x,)), _index(x, counts))
+    return UniqueCountsResult(may_view(values, x._device, (x,)), _index(x, counts))
 
 
 def unique_inverse(x: Array, /) -> UniqueInverseResult:
@@ -138,7 +138,7 @@ def unique_inverse(x: Array, /) -> UniqueInverseResult:
                     [0, 1]], dtype=int64)
     """
     values, inverse = _unique("unique_inverse", x)
-    return UniqueInverseResult(wrap(values, x._device, (x,)), _index(x, inverse))
+    return UniqueInverseResult(may_view(values, x._device, (x,)), _index(x, inverse))
 
 
 def unique_values(x: Array, /) -> Array:
@@ -164,7 +164,7 @@ def unique_values(x: Array, /) -> Array:
     cowarray.Array([3, 5, 9], dtype=int64)
     """
     values = _unique("unique_values", x)
-    return wrap(x._device.backend.xp.sort(values), x._device, (x,))
+    return may_view(x._device.backend.xp.sort(values), x._device, (x,))
 
 
 def isin(x1: Array | int, x2: Array | int, /, *, invert: bool = False) -> Array:
@@ -198,4 +198,4 @@ def isin(x1: Array | int, x2: Array | int, /, *, invert: bool = False) -> Array:
         device.backend.asarray(operand, dtype=dtype) if type(value) is not Array else operand
         for value, operand in zip((x1, x2), operands, strict=True)
     ]
-    return wrap(device.backend.xp.isin(*operands, invert=invert), device)
+    return fresh(device.backend.xp.isin(*operands, invert=invert), device)

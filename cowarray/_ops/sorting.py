@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._array import Array, wrap
+from .._array import Array, fresh
 from ._args import normalize_axis, require_array
 from ._checks import check_dtypes
 
@@ -73,7 +73,7 @@ def sort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool 
         result = xp.sort(source, axis=position, stable=keep_order)
     if descending:
         result = xp.flip(result, axis=position)
-    return wrap(result, x._device)
+    return fresh(result, x._device)
 
 
 def _mixed_zeros(xp: Any, ordered: Any) -> bool:
@@ -114,7 +114,7 @@ def argsort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bo
     position = _check("argsort", x, axis, descending, stable)
     xp = x._device.backend.xp
     if not descending:
-        return wrap(xp.argsort(x._data, axis=position, stable=True), x._device)
+        return fresh(xp.argsort(x._data, axis=position, stable=True), x._device)
     last = x.shape[position] - 1
     reversed_order = xp.argsort(xp.flip(x._data, axis=position), axis=position, stable=True)
-    return wrap(last - xp.flip(reversed_order, axis=position), x._device)
+    return fresh(last - xp.flip(reversed_order, axis=position), x._device)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._array import Array, wrap
+from .._array import Array, fresh
 from .._dtypes import to_dtype
 from ._args import normalize_axes, normalize_axis, require_array
 from ._checks import check_dtypes
@@ -34,7 +34,7 @@ def _reduce(
         raise TypeError(f"keepdims must be a bool, got {type(keepdims).__name__}")
     axes = normalize_axes(axis, x.ndim)
     function = getattr(x._device.backend.xp, name)
-    return wrap(function(x._data, axis=axes, keepdims=keepdims, **options), x._device)
+    return fresh(function(x._data, axis=axes, keepdims=keepdims, **options), x._device)
 
 
 def sum(
@@ -266,7 +266,7 @@ def _cumulative(name: str, x: Array, axis: int | None, dtype: Any, include_initi
     resolved = None if dtype is None else to_dtype(dtype)
     function = getattr(x._device.backend.xp, name)
     data = function(x._data, axis=position, dtype=resolved, include_initial=include_initial)
-    return wrap(data, x._device)
+    return fresh(data, x._device)
 
 
 def cumulative_sum(

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import builtins
 
-from .._array import Array, lazy_clone, wrap
+from .._array import Array, fresh, lazy_clone, may_view
 from .._dtypes import promote
 from ._args import normalize_axes, normalize_axis, require_array
 from ._checks import check_dtypes, common_device
-from ._results import fresh
 
 __all__ = ["all", "any", "diff"]
 
@@ -21,7 +20,7 @@ def _logical_reduce(name: str, x: Array, axis: object, keepdims: bool) -> Array:
         raise TypeError(f"{name}: keepdims must be a bool, got {type(keepdims).__name__}")
     axes = normalize_axes(axis, x.ndim)
     function = getattr(x._device.backend.xp, name)
-    return wrap(function(x._data, axis=axes, keepdims=keepdims), x._device)
+    return fresh(function(x._data, axis=axes, keepdims=keepdims), x._device)
 
 
 def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
@@ -126,7 +125,7 @@ def diff(
         # the common case: first differences along the last axis
         data = x._data
         result = x._device.backend.xp.subtract(data[..., 1:], data[..., :-1])
-        return fresh(result, x._device, (x,))
+        return may_view(result, x._device, (x,))
     require_array(x, "x", "diff")
     check_dtypes("diff", x.dtype)
     if isinstance(n, bool) or not isinstance(n, int):
@@ -159,4 +158,4 @@ def diff(
     lower = tuple(slice(None, -1) if k == position else slice(None) for k in range(x.ndim))
     for _ in range(n):
         data = xp.subtract(data[upper], data[lower])
-    return wrap(data, x._device, (x,))
+    return may_view(data, x._device, (x,))
