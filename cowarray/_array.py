@@ -26,7 +26,7 @@ from ._dtypes import (
     promote,
     scalar_result_dtype,
 )
-from ._errors import article, check_int_fits
+from ._errors import article, check_int_fits, index_out_of_range, shapes_do_not_broadcast
 from ._ops._checks import (
     CATEGORY,
     OperandTypeError,
@@ -102,12 +102,17 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
             function, array_type, whole, split_from = bound[device] = _bind(device, name)
         # Arrays the backend would compute in one call anyway skip its wrapper.
         gate = split_from[0]
-        if (type(a) is not array_type or a.size < gate) and (
-            type(b) is not array_type or b.size < gate
-        ):
-            result = whole(a, b)
-        else:
-            result = function(a, b)
+        try:
+            if (type(a) is not array_type or a.size < gate) and (
+                type(b) is not array_type or b.size < gate
+            ):
+                result = whole(a, b)
+            else:
+                result = function(a, b)
+        except ValueError as error:
+            if getattr(a, "shape", ()) == getattr(b, "shape", ()):
+                raise  # not a shape mismatch: the backend's own words
+            raise shapes_do_not_broadcast(name, a, b) from error
         if _PENDING:
             _view_writes.flush()
         if type(result) is array_type and result.base is None:
@@ -591,9 +596,13 @@ class Array:
                 array = _holder_of(data[key], buf, self)
                 if self._buf is buf and self._data is data:
                     return array
-        elif kind is not int:
-            key = _backend_index(self, key)
-        return _view_of(self, self._data[key])
+        try:
+            if kind is not int:
+                key = _backend_index(self, key)
+            view = self._data[key]
+        except IndexError as error:
+            raise index_out_of_range(error, self.shape) from None
+        return _view_of(self, view)
 
     def __setitem__(self, key: Any, value: Operand, /) -> None:
         if type(key) is int and type(value) in self._fast_write:

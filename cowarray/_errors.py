@@ -44,6 +44,8 @@ import numpy as np
 
 __all__ = [
     "LinAlgError",
+    "index_out_of_range",
+    "shapes_do_not_broadcast",
     "article",
     "check_int_fits",
     "check_nbytes",
@@ -135,3 +137,22 @@ def reports_linalg_errors(name: str = "x") -> Callable[[Callable[_P, _R]], Calla
         return checked
 
     return decorate
+
+
+def index_out_of_range(error: IndexError, shape: tuple[int, ...], what: str = "x") -> IndexError:
+    """The backend's IndexError for ``what[...]``, with the fix said: NumPy names
+    the axis and its length but not what a valid index is."""
+    return IndexError(
+        f"{error}; {what} has shape {shape}: index it with at most {len(shape)} "
+        "entries, each from -n to n - 1 for its axis of length n"
+    )
+
+
+def shapes_do_not_broadcast(function: str, a: Any, b: Any) -> ValueError:
+    """The message for two operands whose shapes do not broadcast together."""
+    first, second = getattr(a, "shape", ()), getattr(b, "shape", ())
+    return ValueError(
+        f"{function}: x1 of shape {first} and x2 of shape {second} cannot be broadcast "
+        "together; lengths must be equal or 1 along each axis, counted from the last "
+        "(reshape or broadcast_to one of them first)"
+    )
