@@ -77,7 +77,7 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
                 if x2._device is not device or b.dtype is not dtype:
                     dtype = pair_dtype(name, x1, x2)
             else:
-                b = x2 if type(x2) in _PYTHON_SCALARS else _operand(x2, mode)
+                b = x2 if type(x2) in _PYTHON_SCALARS else _operand(x2, mode, name, "x2")
                 if b is NotImplemented:
                     return b
                 dtype = scalar_result_dtype(dtype, b)
@@ -85,7 +85,7 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
             device = x2._device
             b = x2._data
             dtype = b.dtype
-            a = x1 if type(x1) in _PYTHON_SCALARS else _operand(x1, mode)
+            a = x1 if type(x1) in _PYTHON_SCALARS else _operand(x1, mode, name, "x1")
             if a is NotImplemented:
                 return a
             dtype = scalar_result_dtype(dtype, a)
@@ -113,6 +113,11 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
             if getattr(a, "shape", ()) == getattr(b, "shape", ()):
                 raise  # not a shape mismatch: the backend's own words
             raise shapes_do_not_broadcast(name, a, b) from error
+        except OverflowError:
+            # A Python int operand that the array's dtype cannot hold.
+            scalar, other = (a, b) if type(a) is int else (b, a)
+            check_int_fits(scalar, other.dtype, "x1" if scalar is a else "x2")
+            raise
         if _PENDING:
             _view_writes.flush()
         if type(result) is array_type and result.base is None:
@@ -160,16 +165,22 @@ def _bind(
     return function, backend.array_type, whole, split_from
 
 
-def _operand(value: object, mode: int) -> Any:
+def _operand(value: object, mode: int, function: str = "", argument: str = "") -> Any:
     if mode != _FUNCTION and getattr(type(value), "__array_ufunc__", None) is not None:
         # An ndarray (or another NEP 13 array): its reflected operator calls
         # the ufunc, which hands the call to Array.__array_ufunc__.
         return NotImplemented
     try:
         return scalar_operand(value)
-    except OperandTypeError:
+    except OperandTypeError as error:
         if mode == _FUNCTION:
-            raise
+            if function:
+                raise OperandTypeError(
+                    f"{function}: {argument} must be a cowarray Array or a Python scalar "
+                    f"(bool, int, float, complex), got {type(value).__name__}; convert "
+                    f"it with asarray({argument}) first"
+                ) from None
+            raise error
         return NotImplemented
 
 
@@ -605,18 +616,28 @@ class Array:
         return _view_of(self, view)
 
     def __setitem__(self, key: Any, value: Operand, /) -> None:
-        if type(key) is int and type(value) in self._fast_write:
-            # A private, writable view and a scalar of a fitting kind: the
-            # core already decided there is nothing to copy.
-            self._data[key] = value
-            return
-        if _PENDING:
-            _view_writes.settle(self, value)
-        index = _backend_index(self, key)
-        converted = backend_value(self, value)
-        if type(self._family) is _VIEWS:
-            _view_writes.note_write(self, value, "x[...] = value")
-        _cow.write(self, operator.setitem, index, converted, _fast_writes(self))
+        try:
+            if type(key) is int and type(value) in self._fast_write:
+                # A private, writable view and a scalar of a fitting kind: the
+                # core already decided there is nothing to copy.
+                self._data[key] = value
+                return
+            if _PENDING:
+                _view_writes.settle(self, value)
+            index = _backend_index(self, key)
+            converted = backend_value(self, value)
+            if type(self._family) is _VIEWS:
+                _view_writes.note_write(self, value, "x[...] = value")
+            _cow.write(self, operator.setitem, index, converted, _fast_writes(self))
+        except IndexError as error:
+            raise index_out_of_range(error, self.shape) from None
+        except ValueError as error:
+            if not str(error).startswith("could not broadcast"):
+                raise
+            raise ValueError(
+                f"x[...] = value: {error}; the value must have the shape of the selected "
+                "region, or broadcast to it (a scalar always does)"
+            ) from None
 
     # -- operators: one factory per kind, one line per operator -------------
 

@@ -517,7 +517,11 @@ def _write(
     try:
         _cow.write(result, write, index, operand)
     except IndexError as error:
-        raise IndexError(f"x.at[...].{method}: {error}") from None
+        raise IndexError(
+            f"x.at[...].{method}: {error}; x has shape {result.shape}: index it with at "
+            f"most {result.ndim} entries, each from -n to n - 1 for its axis of length n "
+            "(or pass mode='drop' or mode='clip')"
+        ) from None
     except ValueError as error:
         raise ValueError(f"x.at[...].{method}: {error}") from None
     if result._buf is None:

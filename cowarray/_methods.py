@@ -393,7 +393,8 @@ def item(self: Array, *args: Any) -> Any:
         flat = operator.index(args[0])
         if not -self.size <= flat < self.size:
             raise IndexError(
-                f"x.item({flat}): index out of range for an array of {self.size} elements"
+                f"x.item({flat}): index out of range for an array of {self.size} elements; "
+                f"pass a flat index from {-self.size} to {self.size - 1}"
             )
         return manipulation.reshape(self, (-1,))[flat]._scalar("item")
     if len(args) != self.ndim:
@@ -411,6 +412,11 @@ def tolist(self: Array) -> Any:
 
 def fill(self: Array, value: Any) -> None:
     """Set every element to ``value`` in place, through copy-on-write (``x[...] = value``)."""
+    if value is None or isinstance(value, (str, bytes)):
+        raise TypeError(
+            f"x.fill(value): value must be a Python scalar (bool, int, float, complex) or a "
+            f"cowarray Array, got {type(value).__name__}"
+        )
     self[...] = value
 
 

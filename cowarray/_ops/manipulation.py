@@ -240,7 +240,8 @@ def _concat_error(inputs: Sequence[Array], axis: int | None) -> ValueError:
         if any(array.shape[k] != first.shape[k] for k in range(first.ndim) if k != axis):
             return ValueError(
                 f"concat: arrays[{i}] has shape {array.shape}, which does not match "
-                f"arrays[0]'s {first.shape} off axis {axis}"
+                f"arrays[0]'s {first.shape} off axis {axis}; every array must have the "
+                f"same length on every axis but {axis}"
             )
     return ValueError(f"concat: cannot join arrays of shapes {[a.shape for a in inputs]}")
 

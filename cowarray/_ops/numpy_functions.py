@@ -728,7 +728,8 @@ def delete(
     for index in _positions("delete", obj, length):
         if not -length <= index < length:
             raise IndexError(
-                f"delete: index {index} is out of bounds for axis {position} with size {length}"
+                f"delete: index {index} is out of bounds for axis {position} with size "
+                f"{length}; pass indices from {-length} to {length - 1}"
             )
         removed.add(index % length)
     kept = [i for i in range(length) if i not in removed]
@@ -782,7 +783,8 @@ def insert(
     for index in indices:
         if not -length <= index <= length:
             raise IndexError(
-                f"insert: index {index} is out of bounds for axis {position} with size {length}"
+                f"insert: index {index} is out of bounds for axis {position} with size "
+                f"{length}; pass indices from {-length} to {length}"
             )
     indices = [i + length if i < 0 else i for i in indices]
     ndim = source.ndim

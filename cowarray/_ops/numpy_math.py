@@ -24,6 +24,7 @@ from .._dtypes import normalize_scalar, promote, to_dtype
 from ._args import array_or_scalar_operands, require_array
 from ._checks import common_device
 from .elementwise import pow as _pow
+from .manipulation import broadcast_shapes
 
 __all__ = [
     "allclose",
@@ -156,7 +157,9 @@ def einsum(subscripts: str, /, *operands: Array) -> Array:
     except ValueError as error:
         shapes = ", ".join(str(operand.shape) for operand in operands)
         raise ValueError(
-            f"einsum: subscripts {subscripts!r} do not fit operands of shapes {shapes}: {error}"
+            f"einsum: subscripts {subscripts!r} do not fit operands of shapes {shapes}: "
+            f"{error}; give one group of letters per operand, separated by commas, with "
+            "one letter per axis"
         ) from None
     return may_view(result, device, tuple(operands))
 
@@ -310,6 +313,15 @@ def _close(
     if type(equal_nan) is not bool:
         raise TypeError(f"{function}: equal_nan must be a bool, got {type(equal_nan).__name__}")
     device, dtype, (x, y) = array_or_scalar_operands(function, a, b)
+    shapes = (getattr(x, "shape", ()), getattr(y, "shape", ()))
+    try:
+        broadcast_shapes(*shapes)
+    except ValueError:
+        raise ValueError(
+            f"{function}: a of shape {shapes[0]} and b of shape {shapes[1]} cannot be "
+            "broadcast together; lengths must be equal or 1 along each axis, counted "
+            "from the last"
+        ) from None
     xp = device.backend.xp
     if dtype.kind not in "fc":
         dtype = to_dtype("float64")
