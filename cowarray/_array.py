@@ -748,15 +748,7 @@ def fresh(result: Any, device: Device) -> Array:
     else references that memory, so a wrong claim costs a copy, never an alias.
     """
     if type(result) is device.backend.array_type and result.base is None:
-        if _PENDING:
-            _view_writes.flush()
-        array: Array = _object_new(Array)
-        array._data = result
-        array._buf = None
-        array._device = device
-        array._fast_write = _NO_FAST_WRITE
-        array._family = None
-        return array
+        return new_array(result, None, device)
     return _wrap(result, device, ())
 
 

@@ -24,7 +24,7 @@ from typing import Any, Final
 from . import _cow, _last_use
 from ._array import DONATED, Array, backend_value, lazy_clone, may_view, new_array
 from ._devices import CPU
-from ._errors import article
+from ._errors import article, index_out_of_range
 from ._indices import drop_out_of_bounds, resolve
 from ._move import move
 from ._ops._checks import check_dtypes
@@ -517,10 +517,8 @@ def _write(
     try:
         _cow.write(result, write, index, operand)
     except IndexError as error:
-        raise IndexError(
-            f"x.at[...].{method}: {error}; x has shape {result.shape}: index it with at "
-            f"most {result.ndim} entries, each from -n to n - 1 for its axis of length n "
-            "(or pass mode='drop' or mode='clip')"
+        raise index_out_of_range(
+            error, result.shape, f"x.at[...].{method}: ", " (or pass mode='drop' or mode='clip')"
         ) from None
     except ValueError as error:
         raise ValueError(f"x.at[...].{method}: {error}") from None

@@ -139,20 +139,25 @@ def reports_linalg_errors(name: str = "x") -> Callable[[Callable[_P, _R]], Calla
     return decorate
 
 
-def index_out_of_range(error: IndexError, shape: tuple[int, ...], what: str = "x") -> IndexError:
-    """The backend's IndexError for ``what[...]``, with the fix said: NumPy names
-    the axis and its length but not what a valid index is."""
+def index_out_of_range(
+    error: IndexError, shape: tuple[int, ...], where: str = "", more: str = ""
+) -> IndexError:
+    """The backend's IndexError for ``x[...]``, with the fix said: NumPy names
+    the axis and its length but not what a valid index is. ``where`` goes in
+    front (``"x.at[...].set: "``), ``more`` after (another way out)."""
     return IndexError(
-        f"{error}; {what} has shape {shape}: index it with at most {len(shape)} "
-        "entries, each from -n to n - 1 for its axis of length n"
+        f"{where}{error}; x has shape {shape}: index it with at most {len(shape)} "
+        f"entries, each from -n to n - 1 for its axis of length n{more}"
     )
 
 
-def shapes_do_not_broadcast(function: str, a: Any, b: Any) -> ValueError:
+def shapes_do_not_broadcast(
+    function: str, a: Any, b: Any, names: tuple[str, str] = ("x1", "x2")
+) -> ValueError:
     """The message for two operands whose shapes do not broadcast together."""
     first, second = getattr(a, "shape", ()), getattr(b, "shape", ())
     return ValueError(
-        f"{function}: x1 of shape {first} and x2 of shape {second} cannot be broadcast "
-        "together; lengths must be equal or 1 along each axis, counted from the last "
-        "(reshape or broadcast_to one of them first)"
+        f"{function}: {names[0]} of shape {first} and {names[1]} of shape {second} cannot "
+        "be broadcast together; lengths must be equal or 1 along each axis, counted from "
+        "the last (reshape or broadcast_to one of them first)"
     )

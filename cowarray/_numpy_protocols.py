@@ -169,6 +169,23 @@ def _split_out(kwargs: dict[str, Any]) -> tuple[Any, ...] | None:
     return out if isinstance(out, tuple) else (out,)
 
 
+_NOT_PLAIN: Final = object()
+
+
+def _plain_argument(value: Any, device: Any, sources: list[Array]) -> Any:
+    kind = type(value)
+    if kind is Array:
+        if value._device is not device:
+            return _NOT_PLAIN
+        sources.append(value)
+        return _readable(value, device)
+    if kind in _PLAIN_VALUES or kind is np.ndarray:
+        return value
+    if kind is tuple and all(type(v) is int for v in value):
+        return value
+    return _NOT_PLAIN
+
+
 def _plain_call(ufunc: Any, device: Any, inputs: tuple[Any, ...]) -> Any:
     """``ufunc(*inputs)`` for host Arrays, ndarrays and scalars only, else None.
 
@@ -176,16 +193,9 @@ def _plain_call(ufunc: Any, device: Any, inputs: tuple[Any, ...]) -> Any:
     path's walk through nested arguments: a call without ``out=`` always
     allocates its results, so they are fresh values.
     """
-    args = []
-    for value in inputs:
-        kind = type(value)
-        if kind is Array:
-            if value._device is not device:
-                return None
-            args.append(_readable(value, device))
-        elif kind in _PLAIN or kind is np.ndarray:
-            args.append(value)
-        else:
+    args = [_plain_argument(value, device, []) for value in inputs]
+    for value in args:
+        if value is _NOT_PLAIN:
             return None
     result = ufunc(*args)
     if type(result) is tuple:
@@ -194,9 +204,6 @@ def _plain_call(ufunc: Any, device: Any, inputs: tuple[Any, ...]) -> Any:
         return tuple(fresh(r, device) for r in result)
     _check_holdable(result)
     return fresh(result, device)
-
-
-_PLAIN: Final = frozenset({int, float, complex, bool})
 
 
 def array_ufunc(self: Array, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
@@ -235,23 +242,6 @@ def _ufunc_at(ufunc: Any, target: Any, indices: Any, *values: Any) -> None:
     scratch = device.backend.copy(target._data)
     ufunc.at(scratch, index, *operands)
     target[...] = fresh(scratch, device)
-
-
-_NOT_PLAIN: Final = object()
-
-
-def _plain_argument(value: Any, device: Any, sources: list[Array]) -> Any:
-    kind = type(value)
-    if kind is Array:
-        if value._device is not device:
-            return _NOT_PLAIN
-        sources.append(value)
-        return _readable(value, device)
-    if kind in _PLAIN_VALUES or kind is np.ndarray:
-        return value
-    if kind is tuple and all(type(v) is int for v in value):
-        return value
-    return _NOT_PLAIN
 
 
 def _plain_function_call(func: Any, device: Any, args: Any, kwargs: Any) -> Any:

@@ -21,6 +21,7 @@ from typing import Any
 
 from .._array import Array, fresh, may_view
 from .._dtypes import normalize_scalar, promote, to_dtype
+from .._errors import shapes_do_not_broadcast
 from ._args import array_or_scalar_operands, require_array
 from ._checks import common_device
 from .elementwise import pow as _pow
@@ -313,15 +314,10 @@ def _close(
     if type(equal_nan) is not bool:
         raise TypeError(f"{function}: equal_nan must be a bool, got {type(equal_nan).__name__}")
     device, dtype, (x, y) = array_or_scalar_operands(function, a, b)
-    shapes = (getattr(x, "shape", ()), getattr(y, "shape", ()))
     try:
-        broadcast_shapes(*shapes)
+        broadcast_shapes(getattr(x, "shape", ()), getattr(y, "shape", ()))
     except ValueError:
-        raise ValueError(
-            f"{function}: a of shape {shapes[0]} and b of shape {shapes[1]} cannot be "
-            "broadcast together; lengths must be equal or 1 along each axis, counted "
-            "from the last"
-        ) from None
+        raise shapes_do_not_broadcast(function, x, y, ("a", "b")) from None
     xp = device.backend.xp
     if dtype.kind not in "fc":
         dtype = to_dtype("float64")
