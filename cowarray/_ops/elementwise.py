@@ -1,9 +1,13 @@
 """Element-wise functions (Array API standard, "Element-wise Functions").
 
 Each function is made by one of two small factories from the table below: the
-table gives its name, a one-line summary and a runnable example. Binary
-functions accept Python scalars for either argument (at least one must be an
-Array), with the standard's promotion rules checked in ``_apply``.
+table gives its name, a one-line summary, a runnable example and the dtypes it
+accepts (``accepts=``, one of the standard's categories in ``_checks``; the
+functions that are also the Array's operators, ``add`` to ``greater_equal``,
+take the operators' categories, which ``_checks`` holds because the Array
+needs them before any op module is imported). Binary functions accept Python
+scalars for either argument (at least one must be an Array), with the
+standard's promotion rules checked by the Array's operation factory.
 """
 
 from __future__ import annotations
@@ -14,7 +18,17 @@ from collections.abc import Callable
 
 from .._array import Array, binary_operation, fresh, lazy_clone, may_view, unary_operation
 from .._dtypes import check_scalar, normalize_scalar, promote
-from ._checks import check_dtypes
+from ._checks import (
+    BOOLEAN,
+    COMPLEX,
+    FLOATING,
+    NUMERIC,
+    REAL,
+    REAL_FLOATING,
+    accepts,
+    check_dtypes,
+    declare_category,
+)
 from .data_types import iinfo
 
 __all__ = [
@@ -117,10 +131,11 @@ _UNARY_PARAMETERS = """x : Array
 
 
 def _binary(
-    name: str, summary: str, example: str, output: str
+    name: str, summary: str, example: str, output: str, accepts: str | None = None
 ) -> Callable[[Array | Scalar, Array | Scalar], Array]:
     # The public function is the very function the operators call: no
     # extra layer between ``x + y`` and ``add(x, y)``.
+    declare_category(name, accepts)
     function: Callable[[Array | Scalar, Array | Scalar], Array] = binary_operation(name)
     function.__module__ = "cowarray"
     function.__doc__ = _DOC.format(
@@ -133,7 +148,10 @@ def _binary(
     return function
 
 
-def _unary(name: str, summary: str, example: str, output: str) -> Callable[[Array], Array]:
+def _unary(
+    name: str, summary: str, example: str, output: str, accepts: str | None = None
+) -> Callable[[Array], Array]:
+    declare_category(name, accepts)
     function: Callable[[Array], Array] = unary_operation(name)
     function.__module__ = "cowarray"
     function.__doc__ = _DOC.format(
@@ -197,102 +215,117 @@ bitwise_invert = _unary("bitwise_invert", "Bitwise NOT of integer or boolean ele
     "ca.bitwise_invert(ca.asarray([True, False]))",
     "cowarray.Array([False,  True], dtype=bool)")
 sqrt = _unary("sqrt", "The square root of each element.",
-    "ca.sqrt(ca.asarray([4.0, 9.0]))", "cowarray.Array([2., 3.], dtype=float64)")
+    "ca.sqrt(ca.asarray([4.0, 9.0]))", "cowarray.Array([2., 3.], dtype=float64)", accepts=FLOATING)
 exp = _unary("exp", "``e`` raised to each element.",
-    "ca.exp(ca.asarray([0.0]))", "cowarray.Array([1.], dtype=float64)")
+    "ca.exp(ca.asarray([0.0]))", "cowarray.Array([1.], dtype=float64)", accepts=FLOATING)
 log = _unary("log", "The natural logarithm of each element.",
-    "ca.log(ca.asarray([1.0]))", "cowarray.Array([0.], dtype=float64)")
+    "ca.log(ca.asarray([1.0]))", "cowarray.Array([0.], dtype=float64)", accepts=FLOATING)
 sin = _unary("sin", "The sine of each element (radians).",
-    "ca.sin(ca.asarray([0.0]))", "cowarray.Array([0.], dtype=float64)")
+    "ca.sin(ca.asarray([0.0]))", "cowarray.Array([0.], dtype=float64)", accepts=FLOATING)
 cos = _unary("cos", "The cosine of each element (radians).",
-    "ca.cos(ca.asarray([0.0]))", "cowarray.Array([1.], dtype=float64)")
+    "ca.cos(ca.asarray([0.0]))", "cowarray.Array([1.], dtype=float64)", accepts=FLOATING)
 # fmt: on
 
 # fmt: off
 acos = _unary("acos", "The inverse cosine of each element (radians).",
-    "ca.acos(ca.asarray([1.0, 0.0]))", "cowarray.Array([0.        , 1.57079633], dtype=float64)")
+    "ca.acos(ca.asarray([1.0, 0.0]))", "cowarray.Array([0.        , 1.57079633], dtype=float64)",
+    accepts=FLOATING)
 acosh = _unary("acosh", "The inverse hyperbolic cosine of each element.",
-    "ca.acosh(ca.asarray([1.0]))", "cowarray.Array([0.], dtype=float64)")
+    "ca.acosh(ca.asarray([1.0]))", "cowarray.Array([0.], dtype=float64)", accepts=FLOATING)
 asin = _unary("asin", "The inverse sine of each element (radians).",
-    "ca.asin(ca.asarray([0.0, 1.0]))", "cowarray.Array([0.        , 1.57079633], dtype=float64)")
+    "ca.asin(ca.asarray([0.0, 1.0]))", "cowarray.Array([0.        , 1.57079633], dtype=float64)",
+    accepts=FLOATING)
 asinh = _unary("asinh", "The inverse hyperbolic sine of each element.",
-    "ca.asinh(ca.asarray([0.0]))", "cowarray.Array([0.], dtype=float64)")
+    "ca.asinh(ca.asarray([0.0]))", "cowarray.Array([0.], dtype=float64)", accepts=FLOATING)
 atan = _unary("atan", "The inverse tangent of each element (radians).",
-    "ca.atan(ca.asarray([0.0, 1.0]))", "cowarray.Array([0.        , 0.78539816], dtype=float64)")
+    "ca.atan(ca.asarray([0.0, 1.0]))", "cowarray.Array([0.        , 0.78539816], dtype=float64)",
+    accepts=FLOATING)
 atanh = _unary("atanh", "The inverse hyperbolic tangent of each element.",
-    "ca.atanh(ca.asarray([0.0, 0.5]))", "cowarray.Array([0.        , 0.54930614], dtype=float64)")
+    "ca.atanh(ca.asarray([0.0, 0.5]))", "cowarray.Array([0.        , 0.54930614], dtype=float64)",
+    accepts=FLOATING)
 ceil = _unary("ceil", "The smallest integer-valued number not less than each element.",
-    "ca.ceil(ca.asarray([-1.5, 1.2]))", "cowarray.Array([-1.,  2.], dtype=float64)")
+    "ca.ceil(ca.asarray([-1.5, 1.2]))", "cowarray.Array([-1.,  2.], dtype=float64)", accepts=REAL)
 conj = _unary("conj", "The complex conjugate of each element (real input: a new equal array).",
-    "ca.conj(ca.asarray([1 + 2j]))", "cowarray.Array([1.-2.j], dtype=complex128)")
+    "ca.conj(ca.asarray([1 + 2j]))", "cowarray.Array([1.-2.j], dtype=complex128)", accepts=NUMERIC)
 cosh = _unary("cosh", "The hyperbolic cosine of each element.",
-    "ca.cosh(ca.asarray([0.0]))", "cowarray.Array([1.], dtype=float64)")
+    "ca.cosh(ca.asarray([0.0]))", "cowarray.Array([1.], dtype=float64)", accepts=FLOATING)
 expm1 = _unary("expm1", "``exp(x) - 1`` for each element, accurate near zero.",
-    "ca.expm1(ca.asarray([0.0, 1e-10]))", "cowarray.Array([0.e+00, 1.e-10], dtype=float64)")
+    "ca.expm1(ca.asarray([0.0, 1e-10]))", "cowarray.Array([0.e+00, 1.e-10], dtype=float64)",
+    accepts=FLOATING)
 floor = _unary("floor", "The largest integer-valued number not greater than each element.",
-    "ca.floor(ca.asarray([-1.5, 1.2]))", "cowarray.Array([-2.,  1.], dtype=float64)")
+    "ca.floor(ca.asarray([-1.5, 1.2]))", "cowarray.Array([-2.,  1.], dtype=float64)", accepts=REAL)
 isfinite = _unary("isfinite", "Whether each element is finite (not NaN, not infinite).",
     "ca.isfinite(ca.asarray([1.0, float('inf'), float('nan')]))",
-    "cowarray.Array([ True, False, False], dtype=bool)")
+    "cowarray.Array([ True, False, False], dtype=bool)", accepts=NUMERIC)
 isinf = _unary("isinf", "Whether each element is positive or negative infinity.",
     "ca.isinf(ca.asarray([1.0, -float('inf'), float('nan')]))",
-    "cowarray.Array([False,  True, False], dtype=bool)")
+    "cowarray.Array([False,  True, False], dtype=bool)", accepts=NUMERIC)
 isnan = _unary("isnan", "Whether each element is NaN.",
     "ca.isnan(ca.asarray([1.0, float('inf'), float('nan')]))",
-    "cowarray.Array([False, False,  True], dtype=bool)")
+    "cowarray.Array([False, False,  True], dtype=bool)", accepts=NUMERIC)
 log1p = _unary("log1p", "``log(1 + x)`` for each element, accurate near zero.",
-    "ca.log1p(ca.asarray([0.0, 1e-10]))", "cowarray.Array([0.e+00, 1.e-10], dtype=float64)")
+    "ca.log1p(ca.asarray([0.0, 1e-10]))", "cowarray.Array([0.e+00, 1.e-10], dtype=float64)",
+    accepts=FLOATING)
 log2 = _unary("log2", "The base-2 logarithm of each element.",
-    "ca.log2(ca.asarray([1.0, 8.0]))", "cowarray.Array([0., 3.], dtype=float64)")
+    "ca.log2(ca.asarray([1.0, 8.0]))", "cowarray.Array([0., 3.], dtype=float64)", accepts=FLOATING)
 log10 = _unary("log10", "The base-10 logarithm of each element.",
-    "ca.log10(ca.asarray([1.0, 1000.0]))", "cowarray.Array([0., 3.], dtype=float64)")
+    "ca.log10(ca.asarray([1.0, 1000.0]))", "cowarray.Array([0., 3.], dtype=float64)",
+    accepts=FLOATING)
 logical_not = _unary("logical_not", "The logical NOT of each boolean element.",
-    "ca.logical_not(ca.asarray([True, False]))", "cowarray.Array([False,  True], dtype=bool)")
+    "ca.logical_not(ca.asarray([True, False]))", "cowarray.Array([False,  True], dtype=bool)",
+    accepts=BOOLEAN)
 reciprocal = _unary("reciprocal", "``1 / x`` for each element of a floating-point array.",
-    "ca.reciprocal(ca.asarray([2.0, 4.0]))", "cowarray.Array([0.5 , 0.25], dtype=float64)")
+    "ca.reciprocal(ca.asarray([2.0, 4.0]))", "cowarray.Array([0.5 , 0.25], dtype=float64)",
+    accepts=FLOATING)
 sign = _unary("sign", "The sign of each element: -1, 0 or 1 (``x / |x|`` for complex).",
-    "ca.sign(ca.asarray([-3, 0, 5]))", "cowarray.Array([-1,  0,  1], dtype=int64)")
+    "ca.sign(ca.asarray([-3, 0, 5]))", "cowarray.Array([-1,  0,  1], dtype=int64)", accepts=NUMERIC)
 signbit = _unary("signbit", "Whether the sign bit of each element is set (true for -0.0).",
     "ca.signbit(ca.asarray([-0.0, 0.0, -1.0]))",
-    "cowarray.Array([ True, False,  True], dtype=bool)")
+    "cowarray.Array([ True, False,  True], dtype=bool)", accepts=REAL_FLOATING)
 sinh = _unary("sinh", "The hyperbolic sine of each element.",
-    "ca.sinh(ca.asarray([0.0]))", "cowarray.Array([0.], dtype=float64)")
+    "ca.sinh(ca.asarray([0.0]))", "cowarray.Array([0.], dtype=float64)", accepts=FLOATING)
 square = _unary("square", "Each element multiplied by itself.",
-    "ca.square(ca.asarray([-3, 4]))", "cowarray.Array([ 9, 16], dtype=int64)")
+    "ca.square(ca.asarray([-3, 4]))", "cowarray.Array([ 9, 16], dtype=int64)", accepts=NUMERIC)
 tan = _unary("tan", "The tangent of each element (radians).",
-    "ca.tan(ca.asarray([0.0]))", "cowarray.Array([0.], dtype=float64)")
+    "ca.tan(ca.asarray([0.0]))", "cowarray.Array([0.], dtype=float64)", accepts=FLOATING)
 tanh = _unary("tanh", "The hyperbolic tangent of each element.",
-    "ca.tanh(ca.asarray([0.0]))", "cowarray.Array([0.], dtype=float64)")
+    "ca.tanh(ca.asarray([0.0]))", "cowarray.Array([0.], dtype=float64)", accepts=FLOATING)
 trunc = _unary("trunc", "Each element rounded towards zero to an integer-valued number.",
-    "ca.trunc(ca.asarray([-1.7, 1.7]))", "cowarray.Array([-1.,  1.], dtype=float64)")
+    "ca.trunc(ca.asarray([-1.7, 1.7]))", "cowarray.Array([-1.,  1.], dtype=float64)", accepts=REAL)
 
 atan2 = _binary("atan2", "The angle of the point ``(x2, x1)`` from the positive x axis "
     "(radians).",
     "ca.atan2(ca.asarray([1.0, -1.0]), 0.0)",
-    "cowarray.Array([ 1.57079633, -1.57079633], dtype=float64)")
+    "cowarray.Array([ 1.57079633, -1.57079633], dtype=float64)", accepts=REAL_FLOATING)
 copysign = _binary("copysign", "The magnitude of ``x1`` with the sign of ``x2``.",
-    "ca.copysign(ca.asarray([1.0, -2.0]), -0.0)", "cowarray.Array([-1., -2.], dtype=float64)")
+    "ca.copysign(ca.asarray([1.0, -2.0]), -0.0)", "cowarray.Array([-1., -2.], dtype=float64)",
+    accepts=REAL_FLOATING)
 hypot = _binary("hypot", "``sqrt(x1**2 + x2**2)`` without overflow or underflow.",
     "ca.hypot(ca.asarray([3.0, 5.0]), 4.0)",
-    "cowarray.Array([5.        , 6.40312424], dtype=float64)")
+    "cowarray.Array([5.        , 6.40312424], dtype=float64)", accepts=REAL_FLOATING)
 logaddexp = _binary("logaddexp", "``log(exp(x1) + exp(x2))`` without overflow.",
     "ca.logaddexp(ca.asarray([0.0, 1000.0]), 0.0)",
-    "cowarray.Array([6.93147181e-01, 1.00000000e+03], dtype=float64)")
+    "cowarray.Array([6.93147181e-01, 1.00000000e+03], dtype=float64)", accepts=REAL_FLOATING)
 logical_and = _binary("logical_and", "The logical AND of each pair of boolean elements.",
-    "ca.logical_and(ca.asarray([True, False]), True)", "cowarray.Array([ True, False], dtype=bool)")
+    "ca.logical_and(ca.asarray([True, False]), True)", "cowarray.Array([ True, False], dtype=bool)",
+    accepts=BOOLEAN)
 logical_or = _binary("logical_or", "The logical OR of each pair of boolean elements.",
-    "ca.logical_or(ca.asarray([True, False]), False)", "cowarray.Array([ True, False], dtype=bool)")
+    "ca.logical_or(ca.asarray([True, False]), False)", "cowarray.Array([ True, False], dtype=bool)",
+    accepts=BOOLEAN)
 logical_xor = _binary("logical_xor", "The logical exclusive OR of each pair of boolean elements.",
-    "ca.logical_xor(ca.asarray([True, False]), True)", "cowarray.Array([False,  True], dtype=bool)")
+    "ca.logical_xor(ca.asarray([True, False]), True)", "cowarray.Array([False,  True], dtype=bool)",
+    accepts=BOOLEAN)
 maximum = _binary("maximum", "The larger of each pair of elements; NaN propagates.",
-    "ca.maximum(ca.asarray([1, 5]), 3)", "cowarray.Array([3, 5], dtype=int64)")
+    "ca.maximum(ca.asarray([1, 5]), 3)", "cowarray.Array([3, 5], dtype=int64)", accepts=REAL)
 minimum = _binary("minimum", "The smaller of each pair of elements; NaN propagates.",
-    "ca.minimum(ca.asarray([1, 5]), 3)", "cowarray.Array([1, 3], dtype=int64)")
+    "ca.minimum(ca.asarray([1, 5]), 3)", "cowarray.Array([1, 3], dtype=int64)", accepts=REAL)
 nextafter = _binary("nextafter", "The next representable number after ``x1`` towards ``x2``.",
-    "ca.nextafter(ca.asarray([0.0]), 1.0)", "cowarray.Array([5.e-324], dtype=float64)")
+    "ca.nextafter(ca.asarray([0.0]), 1.0)", "cowarray.Array([5.e-324], dtype=float64)",
+    accepts=REAL_FLOATING)
 # fmt: on
 
 
+@accepts(NUMERIC)
 def real(x: Array, /) -> Array:
     """The real component of each element.
 
@@ -322,6 +355,7 @@ def real(x: Array, /) -> Array:
     return may_view(x._device.backend.xp.real(x._data), x._device, (x,))
 
 
+@accepts(COMPLEX)
 def imag(x: Array, /) -> Array:
     """The imaginary component of each element of a complex array.
 
@@ -348,6 +382,7 @@ def imag(x: Array, /) -> Array:
     return may_view(x._device.backend.xp.imag(x._data), x._device, (x,))
 
 
+@accepts(REAL)
 def clip(
     x: Array,
     /,
@@ -420,9 +455,7 @@ def _clip_bound(x: Array, bound: object, name: str) -> object:
     return bound
 
 
-_round_to_integers: Callable[[Array], Array] = unary_operation("round")
-
-
+@accepts(NUMERIC)
 def round(x: Array, /, *, decimals: int = 0) -> Array:
     """Each element rounded to ``decimals`` decimal places (halves to even).
 
@@ -458,6 +491,9 @@ def round(x: Array, /, *, decimals: int = 0) -> Array:
         raise TypeError(f"round: decimals must be an int, got {type(decimals).__name__}")
     check_dtypes("round", x.dtype)
     return may_view(x._device.backend.xp.round(x._data, decimals=decimals), x._device, (x,))
+
+
+_round_to_integers: Callable[[Array], Array] = unary_operation("round")  # (after @accepts)
 
 
 def around(a: Array, /, decimals: int = 0) -> Array:

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from .._array import Array, fresh, may_view
 from .._dtypes import DEFAULT_INDEX, check_scalar, normalize_scalar, promote
 from ._args import array_or_scalar_operands, normalize_axes, normalize_axis, require_array
-from ._checks import check_dtypes, common_device
+from ._checks import REAL, accepts, check_dtypes, common_device
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
@@ -31,6 +31,7 @@ def _arg_extremum(name: str, x: Array, axis: int | None, keepdims: bool) -> Arra
     return fresh(function(x._data, axis=position, keepdims=keepdims), x._device)
 
 
+@accepts(REAL)
 def argmax(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
     """The index of the first largest element (over the flattened array by default).
 
@@ -57,6 +58,7 @@ def argmax(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> A
     return _arg_extremum("argmax", x, axis, keepdims)
 
 
+@accepts(REAL)
 def argmin(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
     """The index of the first smallest element (over the flattened array by default).
 
@@ -141,6 +143,7 @@ def nonzero(x: Array, /) -> tuple[Array, ...]:
     return tuple(fresh(i, x._device) for i in x._device.backend.xp.nonzero(x._data))
 
 
+@accepts(REAL)
 def searchsorted(
     x1: Array,
     x2: Array | int | float,

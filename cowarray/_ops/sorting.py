@@ -19,7 +19,7 @@ from typing import Any
 
 from .._array import Array, fresh
 from ._args import normalize_axis, require_array
-from ._checks import check_dtypes
+from ._checks import REAL, accepts, check_dtypes
 
 __all__ = ["argsort", "sort"]
 
@@ -35,6 +35,7 @@ def _check(function: str, x: Array, axis: int, descending: bool, stable: bool) -
     return normalize_axis(axis, x.ndim)
 
 
+@accepts(REAL)
 def sort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
     """``x`` sorted along ``axis`` (NaNs last when ascending, first when descending).
 
@@ -86,6 +87,7 @@ def _mixed_zeros(xp: Any, ordered: Any) -> bool:
     return bool(signs.any()) and not bool(signs.all())
 
 
+@accepts(REAL)
 def argsort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
     """The indices that sort ``x`` along ``axis`` (default index dtype, int64).
 

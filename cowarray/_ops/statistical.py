@@ -7,7 +7,7 @@ from typing import Any
 from .._array import Array, fresh
 from .._dtypes import to_dtype
 from ._args import normalize_axes, normalize_axis, require_array
-from ._checks import check_dtypes
+from ._checks import FLOATING, NUMERIC, REAL, REAL_FLOATING, accepts, check_dtypes
 
 __all__ = [
     "cumulative_prod",
@@ -37,6 +37,7 @@ def _reduce(
     return fresh(function(x._data, axis=axes, keepdims=keepdims, **options), x._device)
 
 
+@accepts(NUMERIC)
 def sum(
     x: Array,
     /,
@@ -74,6 +75,7 @@ def _extremum(name: str, x: Array, axis: Any, keepdims: bool) -> Array:
     return _reduce(name, x, axis, keepdims)
 
 
+@accepts(REAL)
 def max(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     """The largest element of ``x`` over ``axis``; NaN propagates.
 
@@ -86,6 +88,7 @@ def max(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
     return _extremum("max", x, axis, keepdims)
 
 
+@accepts(REAL)
 def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     """The smallest element of ``x`` over ``axis``; NaN propagates.
 
@@ -98,6 +101,7 @@ def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
     return _extremum("min", x, axis, keepdims)
 
 
+@accepts(FLOATING)
 def mean(
     x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False
 ) -> Array:
@@ -118,6 +122,7 @@ def mean(
     return _reduce("mean", x, axis, keepdims)
 
 
+@accepts(NUMERIC)
 def prod(
     x: Array,
     /,
@@ -172,6 +177,7 @@ def _spread(
     return _reduce(name, x, axis, keepdims, correction=correction)
 
 
+@accepts(REAL_FLOATING)
 def std(
     x: Array,
     /,
@@ -209,6 +215,7 @@ def std(
     return _spread("std", x, axis, correction, keepdims)
 
 
+@accepts(REAL_FLOATING)
 def var(
     x: Array,
     /,
@@ -269,6 +276,7 @@ def _cumulative(name: str, x: Array, axis: int | None, dtype: Any, include_initi
     return fresh(data, x._device)
 
 
+@accepts(NUMERIC)
 def cumulative_sum(
     x: Array,
     /,
@@ -303,6 +311,7 @@ def cumulative_sum(
     return _cumulative("cumulative_sum", x, axis, dtype, include_initial)
 
 
+@accepts(NUMERIC)
 def cumulative_prod(
     x: Array,
     /,
