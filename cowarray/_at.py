@@ -22,11 +22,19 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from . import _cow, _last_use
-from ._array import DONATED, Array, backend_value, lazy_clone, may_view, new_array
+from ._array import (
+    DONATED,
+    Array,
+    _fast_writes,
+    backend_value,
+    lazy_clone,
+    may_view,
+    new_array,
+)
 from ._devices import CPU
 from ._errors import article, index_out_of_range
 from ._indices import drop_out_of_bounds, resolve
-from ._move import move
+from ._move import _MOVED, move
 from ._ops._checks import check_dtypes
 from ._positions import flat_positions, has_integer_arrays
 
@@ -46,6 +54,7 @@ _COMBINE: Final = {
 }
 
 
+_object_new: Final = object.__new__
 _IN_PLACE_SYMBOLS: Final = {
     "add": "+", "subtract": "-", "multiply": "*", "divide": "/", "power": "**",
 }  # fmt: skip
@@ -60,7 +69,10 @@ class AtIndexer:
         self.array = array
 
     def __getitem__(self, index: Any) -> _At:
-        return _At(self.array, index)
+        at: _At = _object_new(_At)  # no __init__ call: this is a third of x.at[i]'s cost
+        at.array = self.array
+        at.index = index
+        return at
 
     def __setitem__(self, index: Any, values: Any) -> None:
         # The JAX habit that looks like NumPy's x[i] = v: say what does it.
@@ -202,7 +214,8 @@ class _At:
         >>> x.at[ca.asarray([0, 0])].set(ca.asarray([1.0, 2.0]))
         cowarray.Array([2., 0., 0., 0.], dtype=float64)
         """
-        _check_hints(indices_are_sorted, unique_indices)
+        if indices_are_sorted is not False or unique_indices is not False:
+            _check_hints(indices_are_sorted, unique_indices)  # the defaults need no check
         return _update(self, "set", values, mode)
 
     def add(
@@ -457,6 +470,54 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
     x = at.array
     if type(x) is not Array:
         raise TypeError(f"x.at[...] needs a cowarray Array, got {type(x).__name__}")
+    key = at.index
+    write: Callable[..., Any] | None
+    index: Any
+    operand: Any
+    if (
+        method == "set"
+        and mode is None
+        and type(key) is int
+        and type(values) in _stored_as_is(x)
+        and _cow.FAST_WRITES
+        and _cow.observer is None
+    ):
+        # The common scalar update, checked as ``x[key] = values`` is: a
+        # Python scalar of a kind that fits, at one integer index.
+        write = None
+        index, operand = key, values
+    else:
+        prepared = _prepare(x, key, method, values, mode)
+        if isinstance(prepared, Array):
+            return prepared  # every update was out of bounds and dropped
+        write, index, operand = prepared
+    # Nothing may bind ``at`` or ``x`` to a new local before this check.
+    # Exposed or foreign memory is aliased on purpose by a DLPack peer: an
+    # update must not write it, even of a temporary.
+    buf = x._buf
+    if (buf is None or buf.shareable) and _last_use.is_last_use(
+        at, donated=x._fast_write is DONATED
+    ):
+        # Nothing else can ever see x: take its memory (written in place if
+        # nobody shares it). Anything that reached x after all finds it moved.
+        if write is None:
+            stored = _store_taken(x, index, operand)
+            if stored is not None:
+                return stored
+            write, operand = _set_of(x), _cast_values(x, operand, "set")
+        result = move(x)
+        _cow.notify("takeover", result, None, 0)
+        return _write(result, write, index, operand, method)
+    if write is None:
+        write, operand = _set_of(x), _cast_values(x, operand, "set")
+    return _write(lazy_clone(x), write, index, operand, method)
+
+
+def _prepare(
+    x: Array, key: Any, method: str, values: Any, mode: object
+) -> tuple[Callable[..., Any], Any, Any] | Array:
+    """What ``_update`` writes: the backend update, the index and the operand,
+    after every check; or ``x``'s clone when every update is out of bounds."""
     checked = _check_mode(mode, method)
     dtype = x._data.dtype
     if method == "divide" and dtype.kind in "biu":
@@ -471,7 +532,6 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
         operand = _cast_values(x, values, method)
         if method == "power" and dtype.kind in "iu" and x._device.backend.xp.any(operand < 0):
             raise ValueError("x.at[...].power: integers to negative integer powers are not defined")
-    key = at.index
     if checked == "raise" and (type(key) is int or type(key) is slice):
         index = key  # the common case needs no resolution
         valid = None
@@ -487,22 +547,60 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
         index, operand = _apply_values(x, index, values)
     elif valid is not None:
         index, operand = drop_out_of_bounds(x, resolved, operand, method)
-    write = functools.partial(x._device.backend.index_update, op=name)
-    # Nothing may bind ``at`` or ``x`` to a new local before this check.
-    if _plain(x) and _last_use.is_last_use(at, donated=x._fast_write is DONATED):
-        # Nothing else can ever see x: take its memory (written in place if
-        # nobody shares it). Anything that reached x after all finds it moved.
-        result = move(x)
-        _cow.notify("takeover", result, None, 0)
-        return _write(result, write, index, operand, method)
-    return _write(lazy_clone(x), write, index, operand, method)
+    return functools.partial(x._device.backend.index_update, op=name), index, operand
 
 
-def _plain(x: Array) -> bool:
-    # Exposed or foreign memory is aliased on purpose by a DLPack peer: an
-    # update must not write it, even of a temporary.
-    buf = x._buf
-    return buf is None or buf.shareable
+def _set_of(x: Array) -> Callable[..., Any]:
+    return functools.partial(x._device.backend.index_update, op="set")
+
+
+# device -> dtype -> what _fast_writes(x) says for arrays of that dtype there
+_STORED_AS_IS: Final[dict[object, dict[object, frozenset[type]]]] = {}
+
+
+def _stored_as_is(x: Array) -> frozenset[type]:
+    """``_fast_writes(x)``, remembered per device and dtype (it depends on
+    nothing else, and computing it was a fifth of an update's cost)."""
+    by_dtype = _STORED_AS_IS.get(x._device)
+    if by_dtype is None:
+        by_dtype = _STORED_AS_IS.setdefault(x._device, {})
+    dtype = x._data.dtype
+    stored = by_dtype.get(dtype)
+    if stored is None:
+        stored = by_dtype[dtype] = _fast_writes(x)
+    return stored
+
+
+def _store_taken(x: Array, key: int, value: Any) -> Array | None:
+    """``x``, which nothing else can see, moved into a new array with
+    ``x[key] = value`` stored in place: the whole cost of ``move(x).at[i].set(v)``.
+
+    ``value`` is an exact Python scalar of a kind ``x``'s dtype stores as is
+    (``_fast_writes``), so the store runs no Python code (no gc callback,
+    no ``__index__``, no thread switch) and the core can make it under its
+    lock. None when anything is unusual (``key`` out of range, memory that
+    is shared, read-only or broadcast, a value that does not fit): ``x`` is
+    then untouched and the general path says what is wrong.
+    """
+    data = x._data
+    shape = data.shape
+    if not shape or not -shape[0] <= key < shape[0]:
+        return None
+    device = x._device
+    if device.backend.must_copy_before_write(data):
+        return None
+    family = x._family
+    try:
+        data = _cow.hand_over_stored(x, _MOVED, key, value)
+    except OverflowError:
+        return None  # an int too big for the dtype, refused before the store
+    if data is None:
+        return None
+    x._family = None
+    result = new_array(data, None, device)
+    result._family = family  # still the same array to NumPy's eyes, as move() keeps it
+    result._fast_write = DONATED
+    return result
 
 
 def _write(
@@ -634,4 +732,5 @@ def _at(self: Array) -> AtIndexer:
 
 def register() -> None:
     """Attach ``.at`` to the Array (once, by ``cowarray/__init__.py``), as JAX does."""
-    Array.at = property(_at)  # type: ignore[assignment,method-assign]
+    # The class itself is the getter (``_at`` documents it): one Python call fewer.
+    Array.at = property(AtIndexer, doc=_at.__doc__)  # type: ignore[assignment,method-assign]

@@ -72,6 +72,7 @@ __all__ = [
     "count_eager_copy",
     "expose",
     "hand_over",
+    "hand_over_stored",
     "holder_count",
     "join",
     "make_private",
@@ -805,6 +806,40 @@ def hand_over(holder: Holder, poison: Any) -> tuple[Any, Buffer | None]:
         return taken
     finally:
         _leave(reentered)
+
+
+def hand_over_stored(holder: Holder, poison: Any, key: int, value: Any) -> Any:
+    """``holder``'s data with ``data[key] = value`` stored in place, handed over
+    as :func:`hand_over` does; None, with nothing done, unless the memory is
+    private (no record: nobody shares, exposed or imported it).
+
+    The caller guarantees what makes the store safe under the lock: the
+    data is writable and not broadcast, ``key`` is an in-range int and
+    ``value`` an exact Python scalar the dtype stores as is, so the store
+    runs no Python code (no gc callback, no thread switch) and cannot fail
+    after writing. Under the lock no joiner can make a record of the memory
+    between the test and the store; an int too big for the dtype raises
+    OverflowError before anything is stored, and ``holder`` stays as it was.
+    """
+    global _owner
+    # _enter() and _leave(), inlined: they were a third of the update's cost.
+    _lock.acquire()
+    me = _get_ident()
+    try:
+        if _owner == me or holder._buf is not None:
+            return None  # re-entered code, or memory with a record: the general path
+        _owner = me
+        try:
+            data = holder._data
+            data[key] = value
+            holder._data = poison
+            holder._device = poison
+            holder._fast_write = _NO_FAST_WRITE
+            return data
+        finally:
+            _owner = 0
+    finally:
+        _lock.release()
 
 
 def count_eager_copy(holder: Holder, buffer: Buffer | None, nbytes: int) -> None:

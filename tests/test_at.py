@@ -465,6 +465,47 @@ def test_update_of_a_temporary_copies_nothing(backend_device: ca.Device) -> None
     assert to_numpy(y)[3:5].tolist() == [1.0, 2.0]
 
 
+@pytest.mark.parametrize(
+    ("dtype", "values"),
+    [
+        ("bool", [True, False]),
+        ("int64", [3, -(2**63), 2**63 - 1]),
+        ("uint8", [0, 255]),
+        ("float32", [1.5, 2]),
+        ("float64", [1.5, 2, -0.0, float("nan")]),
+        ("complex128", [1j, 2.5, 3]),
+    ],
+)
+@pytest.mark.parametrize("shape", [(5,), (3, 4)])
+def test_scalar_updates_of_moved_and_temporary_arrays_match_the_model(
+    dtype: str, values: list[Any], shape: tuple[int, ...], backend_device: ca.Device
+) -> None:
+    # The scalar store of an array nothing else sees (_at._store_taken) and
+    # the general path give NumPy's ``out[i] = v``, without a copy.
+    base = np.arange(np.prod(shape)).reshape(shape).astype(dtype)
+    expected = base.copy()
+    x = ca.asarray(base, device=backend_device)
+    kept = ca.lazy_clone(x)
+    y = ca.move(ca.asarray(base, device=backend_device))
+    _cow.COUNTERS.reset()
+    for i, value in enumerate(values):
+        index = [0, -1, 1, -2][i % 4]
+        expected[index] = value
+        # the second update is of a temporary: in place as well
+        y = ca.move(y).at[index].set(value).at[index].set(value)
+    assert _cow.COUNTERS.copies == 0
+    np.testing.assert_array_equal(to_numpy(y), expected)
+    assert to_numpy(y).dtype == np.dtype(dtype)
+    # A held array is a value: its update copies once, and it keeps its values.
+    z = x.at[0].set(values[0])
+    assert _cow.COUNTERS.copies == 1
+    np.testing.assert_array_equal(to_numpy(x), base)
+    np.testing.assert_array_equal(to_numpy(kept), base)
+    expected = base.copy()
+    expected[0] = values[0]
+    np.testing.assert_array_equal(to_numpy(z), expected)
+
+
 def test_update_of_a_held_temporary_buffer_copies_once(backend_device: ca.Device) -> None:
     # The temporary's buffer is shared with `keep`: one materialization.
     keep = ca.zeros(100, device=backend_device)
