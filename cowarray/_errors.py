@@ -36,6 +36,7 @@ same spellings everywhere (``cowarray.float32``, ``numpy.float32``,
 from __future__ import annotations
 
 import functools
+import re
 import sys
 from collections.abc import Callable
 from typing import Any, Final, ParamSpec, TypeVar
@@ -139,16 +140,76 @@ def reports_linalg_errors(name: str = "x") -> Callable[[Callable[_P, _R]], Calla
     return decorate
 
 
+#: The backend's words for an index out of range and for too many indices
+#: (NumPy's; CuPy capitalizes "Index"), read to say the same in cowarray's.
+_OUT_OF_RANGE: Final = re.compile(
+    r"index (-?\d+) is out of bounds for axis (\d+) with size (\d+)", re.IGNORECASE
+)
+_TOO_MANY: Final = re.compile(
+    r"too many indices for array: array is (\d+)-dimensional, but (\d+) were indexed",
+    re.IGNORECASE,
+)
+
+
 def index_out_of_range(
     error: IndexError, shape: tuple[int, ...], where: str = "", more: str = ""
 ) -> IndexError:
-    """The backend's IndexError for ``x[...]``, with the fix said: NumPy names
-    the axis and its length but not what a valid index is. ``where`` goes in
-    front (``"x.at[...].set: "``), ``more`` after (another way out)."""
-    return IndexError(
-        f"{where}{error}; x has shape {shape}: index it with at most {len(shape)} "
-        f"entries, each from -n to n - 1 for its axis of length n{more}"
+    """The backend's IndexError for ``x[...]`` in cowarray's words: what was
+    indexed, the axis, its length, the valid range and ``x``'s shape.
+
+    ``where`` names what was indexed (default ``"x[...]: "``; ``"x.at[...].set: "``),
+    ``more`` is another way out of an index out of range (``" (or pass
+    mode='drop' or mode='clip')"``). The backend's message is read only for
+    its numbers; one worded otherwise gets a generic message of our own if it
+    is about the range, and is kept, with the shape and the rule, if it is
+    another mistake (an index of the wrong type, a mask of the wrong shape).
+
+    Examples
+    --------
+    >>> from cowarray._errors import index_out_of_range
+    >>> error = IndexError("index 5 is out of bounds for axis 0 with size 3")
+    >>> print(index_out_of_range(error, (3,)))
+    x[...]: index 5 is out of range for axis 0 of length 3 (x has shape (3,));
+    pass an index from -3 to 2
+    """
+    text = str(error)
+    subject = where or "x[...]: "
+    found = _OUT_OF_RANGE.search(text)
+    if found:
+        index, axis, length = (int(group) for group in found.groups())
+        if length == 0:
+            fix = "it is empty, so no integer index is in range: use a slice"
+        else:
+            fix = f"pass an index from {-length} to {length - 1}"
+        return IndexError(
+            f"{subject}index {index} is out of range for axis {axis} of length {length} "
+            f"(x has shape {shape}); {fix}{more}"
+        )
+    found = _TOO_MANY.search(text)
+    if found:
+        ndim, count = (int(group) for group in found.groups())
+        return IndexError(
+            f"{subject}{_count(count, 'index', 'indices')} for an array of "
+            f"{_count(ndim, 'dimension', 'dimensions')} (x has shape {shape}); pass at most "
+            f"{ndim}" + (" (x[()] reads its one element)" if ndim == 0 else "")
+        )
+    rule = (
+        f"x has shape {shape}: index it with at most {_count(len(shape), 'entry', 'entries')}, "
+        "each from -n to n - 1 for its axis of length n"
     )
+    if "too many indices" in text.lower():
+        return IndexError(
+            f"{subject}too many indices for an array of "
+            f"{_count(len(shape), 'dimension', 'dimensions')} (x has shape {shape}); pass at "
+            f"most {len(shape)}"
+        )
+    if "out of bounds" in text.lower():
+        return IndexError(f"{subject}an index is out of range; {rule}{more}")
+    return IndexError(f"{where}{text}; {rule}{more}")
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def shapes_do_not_broadcast(

@@ -444,7 +444,11 @@ def _cases() -> list[Case]:
     add("xf[5] = 1", lambda: setitem(ca.asarray([1.0, 2.0]), 5, 1.0), "index-range", "5", "index")
     add("xf[1.0] = 1", lambda: setitem(ca.asarray([1.0, 2.0]), 1.0, 1.0), "bad-index", "index")
     add(
-        "xf[0, 0] = 1", lambda: setitem(ca.asarray([1.0, 2.0]), (0, 0), 1.0), "index-range", "index"
+        "xf[0, 0] = 1",
+        lambda: setitem(ca.asarray([1.0, 2.0]), (0, 0), 1.0),
+        "index-range",
+        "index",
+        "dimension",
     )
     add(
         "xi[0] = 2**70",
@@ -503,7 +507,7 @@ def _cases() -> list[Case]:
 
     at_case("xi.at[5].set(1)", 5, "set", 1, "index-range", "5", "index")
     at_case("xi.at[1.0].set(1)", 1.0, "set", 1, "bad-index", "index")
-    at_case("xi.at[0, 0].set(1)", (0, 0), "set", 1, "index-range", "index")
+    at_case("xi.at[0, 0].set(1)", (0, 0), "set", 1, "index-range", "index", "dimension")
     at_case("xi.at[0].set(2**70)", 0, "set", 2**70, "overflow", "value", str(2**70))
     at_case("xu8.at[0].set(300)", 0, "set", 300, "overflow", "value", "300", dtype=ca.uint8)
     at_case("xu8.at[0].set(-1)", 0, "set", -1, "overflow", "value", "-1", dtype=ca.uint8)
@@ -713,7 +717,7 @@ def _cases() -> list[Case]:
     add("cumsum(xf, axis=3)", lambda: ca.cumsum(xf, axis=3), "axis-range", "axis")
     add("count_nonzero(xf, axis=3)", lambda: ca.count_nonzero(xf, axis=3), "axis-range", "axis")
     add("isin(xf, 'a')", lambda: ca.isin(xf, "a"), "wrong-type", "test_elements", "x2")
-    add("atleast_2d('a')", lambda: ca.atleast_2d("a"), "wrong-type", "arys", "x")
+    add("atleast_2d('a')", lambda: ca.atleast_2d("a"), "wrong-type", "arrays", "x")
     add(
         "column_stack([xf, ones(2)])",
         lambda: ca.column_stack([xf, ca.ones(2)]),

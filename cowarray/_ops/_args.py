@@ -28,7 +28,10 @@ def require_array(x: object, name: str = "x", function: str = "") -> None:
     """TypeError unless ``x`` is a cowarray Array."""
     if type(x) is not Array:
         where = f"{function}: " if function else ""
-        raise TypeError(f"{where}{name} must be a cowarray Array, got {type(x).__name__}")
+        raise TypeError(
+            f"{where}{name} must be a cowarray Array, got {type(x).__name__}; make one "
+            "with ca.asarray first"
+        )
 
 
 def _as_int(value: object, name: str) -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from .. import _dlpack
 from .._array import Array, fresh, lazy_clone, new_array
@@ -59,11 +59,23 @@ def _check_supported(data: Any, obj: object) -> None:
                 "uint64 (cowarray's widest integers); pass values in that range, or "
                 "floats with dtype=float64"
             )
+        what = _KIND_WORDS.get(data.dtype.kind, "data")
         raise TypeError(
-            f"Unsupported data: cannot make a cowarray Array from {type(obj).__name__} "
-            f"with NumPy dtype {data.dtype}; cowarray holds bool, integer, floating and "
-            "complex data"
+            f"asarray: obj ({type(obj).__name__}) holds {what}, read as dtype {data.dtype}; "
+            "cowarray holds bool, integer, floating and complex data: pass numbers only, "
+            "or convert the rest first"
         )
+
+
+#: What a dtype kind cowarray does not hold means, for the message above.
+_KIND_WORDS: Final = {
+    "U": "strings",
+    "S": "bytes",
+    "O": "Python objects",
+    "M": "dates",
+    "m": "time spans",
+    "V": "structured records",
+}
 
 
 def _conversion_message(obj: object, error: Exception) -> str:

@@ -374,8 +374,9 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     index = _vector_axis("vecdot", axis, x1.ndim, x2.ndim)
     if x1.shape[index] != x2.shape[index]:
         raise ValueError(
-            f"vecdot: the vectors in x1 and x2 have lengths {x1.shape[index]} and "
-            f"{x2.shape[index]} along axis {axis}; they must be equal"
+            f"vecdot: x1 of shape {x1.shape} and x2 of shape {x2.shape} hold vectors of "
+            f"lengths {x1.shape[index]} and {x2.shape[index]} along axis {axis}; pass arrays "
+            "whose vectors have equal lengths, or choose the axis that has them with axis="
         )
     result = device.backend.xp.vecdot(x1._data, x2._data, axis=index)
     return fresh(_as_dtype(result, dtype), device)

@@ -728,7 +728,7 @@ def delete(
     for index in _positions("delete", obj, length):
         if not -length <= index < length:
             raise IndexError(
-                f"delete: index {index} is out of bounds for axis {position} with size "
+                f"delete: index {index} in obj is out of range for axis {position} of length "
                 f"{length}; pass indices from {-length} to {length - 1}"
             )
         removed.add(index % length)
@@ -783,7 +783,7 @@ def insert(
     for index in indices:
         if not -length <= index <= length:
             raise IndexError(
-                f"insert: index {index} is out of bounds for axis {position} with size "
+                f"insert: index {index} in obj is out of range for axis {position} of length "
                 f"{length}; pass indices from {-length} to {length}"
             )
     indices = [i + length if i < 0 else i for i in indices]

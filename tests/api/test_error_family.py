@@ -29,6 +29,8 @@ NUMPY_PHRASES = (
     "setting an array element with a sequence",
     "inhomogeneous",
     "division by zero",
+    "is out of bounds for axis",
+    "too many indices for array",
 )
 
 Inputs = dict[str, ca.Array]
@@ -163,6 +165,22 @@ CASES: list[Case] = [
         "symmetric",
     ),
     ("inv rectangular", lambda a: ca.linalg.inv(a["rect"]), ValueError, "x", "square"),
+    # indices: what was indexed, the axis, its length, the valid range, x's shape
+    ("getitem past the end", lambda a: a["xf"][5], IndexError, "axis 0 of length 3", "-3 to 2"),
+    ("getitem before the start", lambda a: a["xf"][-4], IndexError, "index -4", "-3 to 2"),
+    ("getitem axis 1", lambda a: a["m"][0, 5], IndexError, "axis 1 of length 2", "-2 to 1"),
+    ("getitem index array", lambda a: a["xf"][ca.asarray([0, 5])], IndexError, "5", "-3 to 2"),
+    ("setitem past the end", lambda a: _set(a["xf"], 5, 1.0), IndexError, "x[...]", "-3 to 2"),
+    ("getitem too many", lambda a: a["xf"][0, 0], IndexError, "2 indices", "pass at most 1"),
+    ("setitem too many", lambda a: _set(a["m"], (0, 0, 0), 1.0), IndexError, "2 dim", "most 2"),
+    ("at set past the end", lambda a: a["xi"].at[5].set(1), IndexError, "x.at", "mode='drop'"),
+    ("at add too many", lambda a: a["xi"].at[0, 0].add(1), IndexError, "x.at", "pass at most 1"),
+    ("delete past the end", lambda a: ca.delete(a["xf"], 5), IndexError, "in obj", "-3 to 2"),
+    ("insert past the end", lambda a: ca.insert(a["xf"], 5, 1.0), IndexError, "in obj", "-3 to 3"),
+    # the rest of the sweep's last cases
+    ("asarray strings", lambda a: ca.asarray([1, "a"]), TypeError, "obj", "pass numbers"),
+    ("atleast_2d str", lambda a: ca.atleast_2d("a"), TypeError, "arrays[0]", "ca.asarray"),
+    ("vecdot lengths", lambda a: ca.vecdot(a["xf"], ca.ones(2)), ValueError, "shape", "equal"),
     # axes and the rest
     ("sum axis", lambda a: ca.sum(a["xf"], axis=3), IndexError, "axis=3", "valid"),
     ("flip axis", lambda a: ca.flip(a["m"], axis=5), IndexError, "axis=5", "valid"),
@@ -229,3 +247,45 @@ def test_comparisons_with_out_of_range_integers_still_answer() -> None:
     x = ca.asarray([1, 2], dtype=ca.uint8)
     assert bool(ca.all(x < 300))
     assert not bool(ca.any(x == -1))
+
+
+def test_an_empty_axis_says_no_index_is_in_range() -> None:
+    with pytest.raises(IndexError, match=r"length 0 \(x has shape \(0,\)\); it is empty.*slice"):
+        ca.zeros(0)[0]
+
+
+@pytest.mark.parametrize(
+    ("backend_text", "expected"),
+    [
+        # CuPy capitalizes NumPy's words: the numbers are read the same
+        (
+            "Index 7 is out of bounds for axis 1 with size 4",
+            "x[...]: index 7 is out of range for axis 1 of length 4 (x has shape (2, 4)); "
+            "pass an index from -4 to 3",
+        ),
+        # worded otherwise, about the range: a message of our own, with no numbers to misread
+        (
+            "index beyond the end (out of bounds)",
+            "x[...]: an index is out of range; x has shape (2, 4): index it with at most 2 "
+            "entries, each from -n to n - 1 for its axis of length n",
+        ),
+        (
+            "too many indices",
+            "x[...]: too many indices for an array of 2 dimensions (x has shape (2, 4)); "
+            "pass at most 2",
+        ),
+        # another mistake: the backend's words are kept, with the rule after them
+        (
+            "an index can only have a single ellipsis ('...')",
+            "an index can only have a single ellipsis ('...'); x has shape (2, 4): index it "
+            "with at most 2 entries, each from -n to n - 1 for its axis of length n",
+        ),
+    ],
+    ids=["cupy wording", "other range wording", "bare too many", "another mistake"],
+)
+def test_index_messages_read_the_backend_only_for_its_numbers(
+    backend_text: str, expected: str
+) -> None:
+    from cowarray._errors import index_out_of_range
+
+    assert str(index_out_of_range(IndexError(backend_text), (2, 4))) == expected

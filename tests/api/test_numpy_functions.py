@@ -614,10 +614,10 @@ def _bad_calls(d: ca.Device) -> list[tuple[Callable[[], Any], type[Exception], s
         (lambda: ca.append(f, "x"), TypeError, "values"),
         (lambda: ca.append(f, ca.zeros(2, device=d), axis=0), ValueError, "dimensions"),
         (lambda: ca.append(i, 1.5), TypeError, "float"),
-        (lambda: ca.delete(i, 3), IndexError, "out of bounds"),
+        (lambda: ca.delete(i, 3), IndexError, "index 3 in obj is out of range"),
         (lambda: ca.delete(i, [True, False]), ValueError, "boolean"),
         (lambda: ca.delete(i, 1.0), TypeError, "int"),
-        (lambda: ca.insert(i, 4, 0), IndexError, "out of bounds"),
+        (lambda: ca.insert(i, 4, 0), IndexError, "index 4 in obj is out of range"),
         (lambda: ca.insert(i, 0, 1.5), TypeError, "float"),
         (lambda: ca.insert(i, 0, ca.asarray([1.5], device=d)), TypeError, "same-kind"),
         (

@@ -158,10 +158,10 @@ def test_mixing_the_gpu_with_the_host_is_refused(gpu: ca.Device) -> None:
 @pytest.mark.parametrize(
     ("make_index", "message"),
     [
-        (lambda gpu: [0, 3], "index 3 is out of bounds for axis 0 with size 3"),
-        (lambda gpu: ca.asarray([-4], device=gpu), "index -4 is out of bounds"),
-        (lambda gpu: (ca.asarray([1, 5], device=gpu),), "index 5 is out of bounds"),
-        (lambda gpu: (Ellipsis, [3]), "index 3 is out of bounds"),
+        (lambda gpu: [0, 3], "index 3 is out of range for axis 0 of length 3"),
+        (lambda gpu: ca.asarray([-4], device=gpu), "index -4 is out of range"),
+        (lambda gpu: (ca.asarray([1, 5], device=gpu),), "index 5 is out of range"),
+        (lambda gpu: (Ellipsis, [3]), "index 3 is out of range"),
     ],
     ids=["list", "negative array", "tuple", "after ellipsis"],
 )
@@ -474,5 +474,5 @@ def test_a_write_waits_on_its_own_gpu_while_another_is_current(
 def test_an_index_with_too_many_parts_says_so_on_the_gpu_as_on_the_host(gpu: ca.Device) -> None:
     for device in (ca.Device("cpu"), gpu):
         x = ca.arange(3, device=device)
-        with pytest.raises(IndexError, match="too many indices"):
+        with pytest.raises(IndexError, match=r"for an array of 1 dimension .*; pass at most 1"):
             x[0, ca.asarray([0], device=device)]
