@@ -655,7 +655,10 @@ def _region(x: Array, index: Any, method: str) -> Any:
             backend.check_index_bounds(x._data.shape, index)
         return x._data[index]
     except IndexError as error:
-        raise IndexError(f"x.at[...].{method}: {error}") from None
+        way_out = "fill" if method == "get" else "drop"
+        raise index_out_of_range(
+            error, x.shape, f"x.at[...].{method}: ", f" (or pass mode='{way_out}' or mode='clip')"
+        ) from None
 
 
 def _applied(x: Array, function: Callable[[Array], Array], argument: Array) -> Any:
