@@ -20,12 +20,13 @@ read-only flag), so memory that crosses the boundary is never shared lazily:
   host copy (``dl_device=(1, 0), copy=True``, the standard's way, which
   needs no CuPy); a producer that makes none is imported on its GPU and moved.
 * **No second alias.** Two cowarray arrays never alias each other. Memory
-  given out or taken in through DLPack is entered, by address range, in a
-  registry of *boundary regions* for as long as it is exposed or foreign. An
-  import whose bytes overlap a registered region (``from_torch(to_torch(x))``,
-  a torch view of it, the same tensor imported twice) is copied instead.
-  An Array passed to :func:`from_dlpack` itself, or a NumPy view made by
-  ``np.asarray(x)``, never crosses the boundary: it gives a lazy clone.
+  given out or taken in is entered in a registry of *boundary regions*
+  (:data:`REGIONS`): an export until its consumer releases it, an import
+  until its record dies. An import whose bytes may overlap a region
+  (``from_torch(to_torch(x))``, a torch view of it, the same tensor imported
+  twice) is copied instead; an import enters its memory before it checks,
+  so two imports of one producer at once never both alias it. An Array
+  passed to :func:`from_dlpack` itself gives a lazy clone.
 
 Events for :mod:`cowarray.debug` observers (``nbytes`` is the bytes handed
 over): ``"export"`` with the exposed buffer, or with None for a copy;
@@ -36,7 +37,6 @@ buffer, or with None for a copy.
 from __future__ import annotations
 
 import ctypes
-import functools
 import weakref
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
@@ -50,7 +50,8 @@ from ._dtypes import ALL_DTYPES
 if TYPE_CHECKING:
     from ._backends.base import Backend
 
-__all__ = ["device_data_of", "export", "from_dlpack"]
+__all__ = ["device_data_of", "export", "from_dlpack", "import_zero_copy"]
+
 
 #: DLPack device types whose memory the host can read (CPU, CUDA/ROCm pinned host).
 _HOST_DEVICE_TYPES: Final = frozenset({1, 3, 11})
@@ -102,60 +103,82 @@ def _check_dl_device(dl_device: object, name: str) -> tuple[int, int] | None:
 
 
 class _Regions:
-    """Exposed and foreign buffers, keyed by their record, for imports to check.
+    """Memory that something outside cowarray may alias, for imports to check.
 
-    Entries hold their record weakly (a record's holders are counted by
-    reference count): an entry disappears when its record dies, or when the
-    last consumer of a non-foreign buffer releases it. An entry keeps the
-    exported backend array, not its address range: the range is computed the
-    first time an import asks (``overlaps``), so an export pays only for the
-    entry (byte_bounds was a tenth of ``to_torch``).
+    One entry per *exposure* (an export: ``__dlpack__``, ``np.asarray``,
+    ``to_torch``), from before the consumer has the memory until it releases
+    it, and one per *foreign* record (an import), until the record dies. An
+    entry keeps the backend array that crossed and its record weakly (a
+    strong reference would count as a holder); it counts while that record
+    lives. An import asks the backend whether its memory may share memory
+    with each entry's (NumPy answers from the bounds, in C), so nothing
+    computes an address range in Python (``byte_bounds`` cost 3 us).
+
+    No lock: entries come and go by single dict operations, each release
+    removes only its own entry, and an import enters its memory *before* it
+    checks the others (:meth:`enter_foreign`). Of two imports of one producer
+    at once (threads, or a gc callback inside an import) the later check sees
+    the earlier entry, so at most one aliases the producer and the other
+    copies; both copy if each sees the other. (Checking first and entering
+    after let two threads alias each other: 3 pairs in 300 tries at a switch
+    interval of 1 us, tests/interop/test_torch_bridge_attacks.py.)
     """
 
     def __init__(self) -> None:
-        # id(record) -> [weak ref to record, backend, backend array, (first, end) or None]
-        self._entries: dict[int, list[Any]] = {}
-        # The core's lock: a release can run from a collection inside one of the
-        # core's sections, and must then not wait on a second lock.
-        self.lock = _cow.LOCK
+        #: key -> (weak ref to the record, backend, backend array, what the
+        #: key is the id of: a release callback, a weak reference)
+        self.entries: dict[int, tuple[Any, ...]] = {}
 
-    def add(self, buf: _cow.Buffer, backend: Backend, data: Any) -> None:
-        if not data.size:
-            return  # no bytes: nothing can alias it
-        key = id(buf)
-        with self.lock:
-            if key in self._entries:
-                return
-            reference = weakref.ref(buf, functools.partial(self._forget, key))
-            self._entries[key] = [reference, backend, data, None]
+    def add_exposure(
+        self, key: int, buf: _cow.Buffer, backend: Backend, data: Any, keep: object
+    ) -> None:
+        """Enter exposed ``data`` under ``key`` (the id of ``keep``) until :meth:`end`."""
+        self.entries[key] = (weakref.ref(buf), backend, data, keep)
 
-    def _forget(self, key: int, _: object = None) -> None:
-        with self.lock:
-            self._entries.pop(key, None)
+    def end(self, key: int) -> tuple[Any, ...] | None:
+        """Remove an exposure's entry: it, or None if there was none."""
+        return self.entries.pop(key, None)
 
-    def discard(self, buf: _cow.Buffer) -> None:
-        self._forget(id(buf))
+    def add_foreign(self, buf: _cow.Buffer, backend: Backend, data: Any) -> int:
+        """Enter ``buf``'s memory until ``buf`` dies; the entry's key."""
+        reference = weakref.ref(buf, _forget_record)
+        key = id(reference)
+        self.entries[key] = (reference, backend, data, reference)
+        return key
 
-    def overlaps(self, backend: Backend, data: Any) -> bool:
-        if not self._entries:
+    def enter_foreign(self, buf: _cow.Buffer, backend: Backend, data: Any) -> bool:
+        """Enter ``buf``, a new foreign record of ``data``, unless ``data``
+        overlaps another entry: then nothing is entered and the import copies."""
+        key = self.add_foreign(buf, backend, data)
+        if self.overlaps(backend, data, besides=key):
+            self.entries.pop(key, None)
             return False
-        first, end = backend.address_range(data)
-        if first == end:
+        return True
+
+    def overlaps(self, backend: Backend, data: Any, besides: int = 0) -> bool:
+        """Whether ``data`` may share memory with an entry (other than ``besides``)."""
+        entries = self.entries
+        others = len(entries) - (besides in entries)
+        if not others or not data.size:
             return False
-        device = backend.dlpack_device(data)
-        with self.lock:
-            entries = list(self._entries.values())
-        for entry in entries:
-            reference, owner, exported, span = entry
-            if span is None:
-                span = entry[3] = (owner.dlpack_device(exported), *owner.address_range(exported))
-            where, start, stop = span
-            if where == device and first < stop and start < end and reference() is not None:
+        for key, (reference, owner, exported, _) in tuple(entries.items()):
+            if (
+                owner is backend
+                and key != besides
+                and backend.may_share_memory(exported, data)
+                and reference() is not None
+            ):
                 return True
         return False
 
 
 REGIONS: Final = _Regions()
+
+
+def _forget_record(reference: weakref.ref[Any], entries: dict[int, Any] = REGIONS.entries) -> None:
+    # A foreign record died. (The dict bound as a default: at exit module
+    # globals may already be gone.)
+    entries.pop(id(reference), None)
 
 
 # -- export ----------------------------------------------------------------------
@@ -322,13 +345,14 @@ def _exposed(
     buf = _cow.expose(x, copy_allowed=copy_allowed, consumer=consumer)
     data = x._data
     release = _release_callback(weakref.ref(buf), int(data.nbytes))
+    # Entered before the consumer has the memory, ended by its release.
+    REGIONS.add_exposure(id(release), buf, backend, data, release)
+    del buf  # a record held here would count as a holder
     try:
         handed_out = consumer_of(data, release)
     except BaseException:
         release()  # no consumer after all
         raise
-    REGIONS.add(buf, backend, data)
-    del buf  # a record held here would count as a holder
     _cow.notify("export", x, x._buf, int(data.nbytes))
     return handed_out
 
@@ -336,16 +360,21 @@ def _exposed(
 def _release_callback(reference: weakref.ref[_cow.Buffer], nbytes: int) -> Callable[[], None]:
     # Holds the record weakly: a strong reference would count as a holder.
     def release() -> None:
-        buf = reference()
-        if buf is None:
-            return  # its last array is gone; no cowarray value sees this memory
-        with REGIONS.lock:
-            buf.release()
-            if not buf.exposures and not buf.foreign:
-                REGIONS.discard(buf)
-        _cow.notify("exposure_end", None, buf, nbytes)
+        if REGIONS.end(id(release)) is not None:  # (once, whoever calls it)
+            _end_exposure(reference, nbytes)
 
     return release
+
+
+def _end_exposure(reference: weakref.ref[_cow.Buffer], nbytes: int, cow: Any = _cow) -> None:
+    # (the module bound as a default: a release can run at exit, when module
+    # globals may already be gone)
+    buf = reference()
+    if buf is None:
+        return  # its last array is gone; no cowarray value sees this memory
+    buf.release()
+    if cow.observer is not None:
+        cow.notify("exposure_end", None, buf, nbytes)
 
 
 # -- the Array's export methods ------------------------------------------------
@@ -503,19 +532,10 @@ def from_dlpack(
     elif copy:
         array = new_array(data, None, source_device)
         _cow.notify("import", array, None, int(data.nbytes))
-    elif data.size == 0:  # no bytes to alias: a fresh empty array pins no producer
-        array = _copied_import(data, source_device)
-    elif REGIONS.overlaps(backend, data):
-        if copy is False:
-            raise BufferError(
-                "from_dlpack(..., copy=False): this memory lies inside a cowarray buffer "
-                "(one exported with __dlpack__/to_torch, or imported already); a second "
-                "zero-copy alias would let one cowarray value change another, so it must "
-                "be copied (use copy=None)"
-            )
-        array = _copied_import(data, source_device)
     else:
-        array = import_foreign(data, source_device, read_only=read_only)
+        array = import_zero_copy(
+            data, source_device, read_only=read_only, copy_allowed=copy is None
+        )
     return _on_device(array, target, copy)
 
 
@@ -533,8 +553,12 @@ def device_data_of(x: object) -> tuple[int, int] | None:
     return None if kind in _HOST_DEVICE_TYPES else (kind, index)
 
 
+#: The dtypes cowarray holds, as a set (one hash, not a scan of ==).
+_IMPORTABLE: Final = frozenset(ALL_DTYPES)
+
+
 def _check_importable(data: Any) -> Any:
-    if data.dtype not in ALL_DTYPES:  # e.g. bfloat16, which CuPy takes with ml_dtypes
+    if data.dtype not in _IMPORTABLE:  # e.g. bfloat16, which CuPy takes with ml_dtypes
         raise BufferError(
             f"from_dlpack: cowarray holds bool, integer, floating and complex data, not "
             f"{data.dtype}; convert it in the producer first"
@@ -587,9 +611,46 @@ def _host_copy_from(x: object, copy: bool | None) -> tuple[Array | None, Excepti
     return array, None
 
 
+def import_zero_copy(
+    data: Any, device: Device, *, read_only: bool = False, copy_allowed: bool = True
+) -> Array:
+    """The end of every zero-copy import: ``data`` (producer memory) as a
+    *foreign* Array, or a copy where aliasing it would not be safe.
+
+    Memory that lies inside a cowarray buffer (exposed or foreign) is copied
+    (``copy_allowed``) or refused with BufferError, and an empty array is a
+    fresh one (it pins no producer). Two imports of one producer never both
+    alias it (:meth:`_Regions.enter_foreign`). ``read_only``: as for
+    :func:`import_foreign`.
+    """
+    data = _check_importable(data)
+    if not data.size:  # no bytes to alias: a fresh empty array pins no producer
+        return _copied_import(data, device)
+    backend = device.backend
+    # All we know of the producer's memory is the part it handed over.
+    nbytes = int(data.nbytes)
+    buf = _cow.Buffer(backend.memory_owner(data), nbytes, foreign=True, read_only=read_only)
+    if not REGIONS.enter_foreign(buf, backend, data):
+        if not copy_allowed:
+            raise BufferError(
+                "from_dlpack(..., copy=False): this memory lies inside a cowarray buffer "
+                "(one exported with __dlpack__/to_torch, or imported already); a second "
+                "zero-copy alias would let one cowarray value change another, so it must "
+                "be copied (use copy=None)"
+            )
+        return _copied_import(data, device)
+    array = new_array(data, buf, device)
+    del buf  # a record held here would count as a holder
+    if _cow.observer is not None:
+        _cow.notify("import", array, array._buf, nbytes)
+    return array
+
+
 def import_foreign(data: Any, device: Device, *, read_only: bool = False) -> Array:
     """Wrap producer memory zero-copy as a *foreign* buffer, registered so that a
-    second import of the same bytes is recognised and copied.
+    second import of the same bytes is recognised and copied. The caller has
+    checked :meth:`_Regions.overlaps`; :func:`import_zero_copy` checks and
+    registers in one step.
 
     ``read_only``: the producer said its memory must not be written (DLPack's
     READ_ONLY flag), which CuPy's arrays cannot carry: every write copies first.
@@ -599,8 +660,8 @@ def import_foreign(data: Any, device: Device, *, read_only: bool = False) -> Arr
     buf = _cow.Buffer(
         backend.memory_owner(data), int(data.nbytes), foreign=True, read_only=read_only
     )
+    REGIONS.add_foreign(buf, backend, data)
     array = new_array(data, buf, device)
-    REGIONS.add(buf, backend, data)
     _cow.notify("import", array, buf, int(data.nbytes))
     return array
 

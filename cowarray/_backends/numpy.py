@@ -167,21 +167,22 @@ class _CapsuleProducer:
         return self._device
 
 
-#: id(weak reference) -> the weak reference to an exported view, while it lives.
-_DEATH_WATCHES: dict[int, weakref.ref[Any]] = {}
+#: id(weak reference) -> (the weak reference to an exported view, its callback).
+_DEATH_WATCHES: dict[int, tuple[weakref.ref[Any], Callable[[], None]]] = {}
 
 
 def _call_at_death(view: np.ndarray, callback: Callable[[], None]) -> None:
     """Call ``callback`` when ``view`` dies: a weak reference with a callback
     (weakref.finalize did the same at three times the cost, a fifth of to_torch)."""
+    reference = weakref.ref(view, _died)
+    _DEATH_WATCHES[id(reference)] = (reference, callback)
 
-    def died(reference: weakref.ref[Any], watches: dict[int, Any] = _DEATH_WATCHES) -> None:
-        # (the registry bound as a default: at exit module globals may be gone)
-        watches.pop(id(reference), None)
-        callback()
 
-    reference = weakref.ref(view, died)
-    _DEATH_WATCHES[id(reference)] = reference
+def _died(reference: weakref.ref[Any], watches: dict[int, Any] = _DEATH_WATCHES) -> None:
+    # (the registry bound as a default: at exit module globals may be gone)
+    watch = watches.pop(id(reference), None)
+    if watch is not None:
+        watch[1]()
 
 
 class NumpyBackend:
