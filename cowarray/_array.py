@@ -1,9 +1,10 @@
 """The Array: a value that views a buffer it may share with others.
 
-An Array is four slots: the backend array it views (``_data``), its sharing
-record (``_buf``, None while it is the only holder), its device, and the
-Python scalar types a plain ``x[i] = v`` may write without consulting the
-core (``_fast_write``, empty unless the view is known private and writable).
+An Array is five slots: the backend array it views (``_data``), its sharing
+record (``_buf``, None while it is the only holder), its device, the Python
+scalar types a plain ``x[i] = v`` may write without consulting the core
+(``_fast_write``, empty unless the view is known private and writable), and
+its view family (``_family``, cowarray._view_writes).
 Python operators are written once each, as one-line class attributes made by
 two factories (:func:`binary_operation`, :func:`unary_operation`). Every write goes through
 :func:`cowarray._cow.write`, the single place that decides whether to copy.
@@ -599,12 +600,23 @@ class Array:
     def __getitem__(self, key: Any, /) -> Array:
         kind = type(key)
         if kind is slice:
+            if _PENDING:
+                _view_writes.flush()
             buf = self._buf
             if _LOCK_FREE_JOINS and buf is not None and buf.shareable and _cow.observer is None:
                 # A basic slice always views its input: join the record
-                # directly, if no write replaced it or the memory meanwhile.
+                # directly, if no write replaced it or the memory meanwhile
+                # (as _view_of does, inlined: the call was a tenth of ``x[1:5]``).
                 data = self._data
-                array = _holder_of(data[key], buf, self)
+                array: Array = _object_new(Array)
+                array._data = data[key]
+                array._buf = buf
+                array._device = self._device
+                array._fast_write = _NO_FAST_WRITE
+                family = self._family  # views_token(self), inlined
+                if type(family) is not _VIEWS:
+                    family = _views_token(self) if family is None else family.views
+                array._family = family
                 if self._buf is buf and self._data is data:
                     return array
         try:
@@ -768,6 +780,28 @@ def may_view(result: Any, device: Device, inputs: tuple[Array, ...]) -> Array:
     return _wrap(result, device, inputs)
 
 
+def reshape_view(x: Array, shape: tuple[Any, ...]) -> Array | None:
+    """``x`` in ``shape`` (a tuple, entries as given), as the backend's
+    ``reshape`` makes it with ``copy=None`` (a view when it can, else a copy).
+
+    The fast path of :func:`cowarray.reshape` and ``x.reshape``. None when
+    the caller's full path must decide: for an entry the backend refuses,
+    or reads other than as given (NumPy takes -2 as -1). The result is
+    :func:`may_view`'s: a view of ``x`` joins ``x``'s buffer (rule 1).
+    """
+    data = x._data
+    try:
+        result = x._device.backend.xp.reshape(data, shape)
+    except (TypeError, ValueError):
+        return None
+    if result.shape != shape:
+        # A -1 was filled in: fine if that is the only thing that differs.
+        for entry in shape:
+            if type(entry) is not int or entry < -1:
+                return None
+    return _view_of(x, result)
+
+
 def _wrap(result: Any, device: Device, inputs: tuple[Array, ...]) -> Array:
     """The rule behind :func:`fresh` and :func:`may_view`: a backend result that
     views an input's memory joins that input's buffer.
@@ -813,9 +847,11 @@ def _view_of(source: Array, result: Any) -> Array:
     """:func:`may_view` of one input whose result is usually a view of it.
 
     Same rule, with the common case (a view of ``source``'s plain shared
-    buffer, nobody tracing) inlined: it is the whole cost of ``x[1:5]``.
-    Everything else takes :func:`_wrap`.
+    buffer, nobody tracing) inlined: most of the cost of ``x[0]``, ``x.mT``
+    or a reshape beyond the backend's own. Everything else takes :func:`_wrap`.
     """
+    if _PENDING:
+        _view_writes.flush()
     data = source._data
     base = result.base
     if base is not None and (base is data or base is data.base) and type(result) is type(data):
@@ -823,28 +859,19 @@ def _view_of(source: Array, result: Any) -> Array:
         # The lock-free path of _cow.join(): an open record, and neither it
         # nor the memory replaced by a write meanwhile.
         if _LOCK_FREE_JOINS and buf is not None and buf.shareable and _cow.observer is None:
-            array = _holder_of(result, buf, source)
+            array: Array = _object_new(Array)
+            array._data = result
+            array._buf = buf
+            array._device = source._device
+            array._fast_write = _NO_FAST_WRITE
+            family = source._family  # views_token(source), inlined
+            if type(family) is not _VIEWS:
+                family = _views_token(source) if family is None else family.views
+            array._family = family
             if source._buf is buf and source._data is data:
                 return array
     del base  # _wrap may count the references to it
     return _wrap(result, source._device, (source,))
-
-
-def _holder_of(view: Any, buf: _cow.Buffer, source: Array) -> Array:
-    """A new holder of ``buf`` viewing ``view``, a view of ``source`` (the
-    caller checked ``buf`` is shareable)."""
-    if _PENDING:
-        _view_writes.flush()
-    array: Array = _object_new(Array)
-    array._data = view
-    array._buf = buf
-    array._device = source._device
-    array._fast_write = _NO_FAST_WRITE
-    family = source._family  # views_token(source), inlined: this is x[1:5]'s cost
-    if type(family) is not _VIEWS:
-        family = _views_token(source) if family is None else family.views
-    array._family = family
-    return array
 
 
 def _wrap_other_view(array: Array, inputs: tuple[Array, ...]) -> Array:

@@ -28,7 +28,7 @@ from typing import Any, Final
 import numpy as np
 
 from . import _dtypes
-from ._array import Array, lazy_clone, may_view
+from ._array import Array, lazy_clone, may_view, reshape_view
 from ._ops import (
     creation,
     data_types,
@@ -92,6 +92,13 @@ def _all_axes(x: Array, axis: Any) -> Any:
 
 def reshape(self: Array, *shape: Any, order: str = "C", copy: bool | None = None) -> Array:
     """The same elements in a new shape (:func:`cowarray.reshape`); ``x.reshape(2, 3)`` as NumPy."""
+    if copy is None and order == "C" and shape:
+        # The common calls, x.reshape(2, 3) and x.reshape((2, 3)): the fast
+        # path of cowarray.reshape; anything it does not take as given goes
+        # the full way below (and gets this method's messages).
+        view = reshape_view(self, shape[0] if type(shape[0]) is tuple else shape)
+        if view is not None:
+            return view
     _c_order(order, "reshape")
     if not shape:
         raise TypeError("x.reshape() needs a shape, e.g. x.reshape(2, 3) or x.reshape((2, 3))")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._array import Array, fresh, lazy_clone, may_view
+from .._array import Array, fresh, lazy_clone, may_view, reshape_view
 from .._devices import Device
 from .._dtypes import promote
 from ._args import normalize_axes, normalize_axis, normalize_shape, require_array
@@ -53,6 +53,13 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
     cowarray.Array([[0, 1, 2],
                     [3, 4, 5]], dtype=int64)
     """
+    if copy is None and type(shape) is tuple and type(x) is Array:
+        # The common call, a tuple and no copy=: one backend call and the view
+        # joined inline, if the backend takes the shape as given (else the
+        # full path below decides, and says what was wrong).
+        view = reshape_view(x, shape)
+        if view is not None:
+            return view
     require_array(x, "x", "reshape")
     if copy is not None and type(copy) is not bool:
         raise TypeError(f"copy must be True, False or None, got {copy!r}")
