@@ -27,6 +27,9 @@ read-only flag), so memory that crosses the boundary is never shared lazily:
   twice) is copied instead; an import enters its memory before it checks,
   so two imports of one producer at once never both alias it. An Array
   passed to :func:`from_dlpack` itself gives a lazy clone.
+* **torch on the host** (:mod:`cowarray.interop.torch`) takes the same
+  policy without a capsule: :func:`exposed_view` is the export (a view whose
+  death is the release) and :func:`import_zero_copy` the import.
 
 Events for :mod:`cowarray.debug` observers (``nbytes`` is the bytes handed
 over): ``"export"`` with the exposed buffer, or with None for a copy;
@@ -50,7 +53,7 @@ from ._dtypes import ALL_DTYPES
 if TYPE_CHECKING:
     from ._backends.base import Backend
 
-__all__ = ["device_data_of", "export", "from_dlpack", "import_zero_copy"]
+__all__ = ["device_data_of", "export", "exposed_view", "from_dlpack", "import_zero_copy"]
 
 
 #: DLPack device types whose memory the host can read (CPU, CUDA/ROCm pinned host).
@@ -375,6 +378,52 @@ def _end_exposure(reference: weakref.ref[_cow.Buffer], nbytes: int, cow: Any = _
     buf.release()
     if cow.observer is not None:
         cow.notify("exposure_end", None, buf, nbytes)
+
+
+def exposed_view(x: Array, consumer: str) -> Any:
+    """A new view of ``x``'s memory, exposed (rule 5) until that view object dies.
+
+    For a consumer that keeps exactly the object it is given for as long as
+    it uses the memory, and nothing else of it: ``torch.from_numpy`` keeps
+    the ndarray in the tensor's storage and drops it when the storage dies.
+    (A NumPy view derived from the result points at the memory's owner, not
+    at the result, so the result is no NumPy export: that is
+    :func:`export_to_numpy`.) The export costs what a DLPack export costs
+    without the capsule: the exposure, the view, one weak reference with a
+    callback, one entry in :data:`REGIONS`.
+    """
+    if _view_writes.PENDING:
+        _view_writes.flush()
+    buf = _cow.expose(x, copy_allowed=True, consumer=consumer)
+    data = x._data
+    view = data.view()
+    death = _weak(view, _view_died)
+    _ENTRIES[id(death)] = (_weak(buf), x._device.backend, data, death)
+    del buf  # a record held here would count as a holder
+    if _cow.observer is not None:
+        _cow.notify("export", x, x._buf, int(data.nbytes))
+    return view
+
+
+_ENTRIES: Final = REGIONS.entries
+_weak: Final = weakref.ref
+
+
+def _view_died(
+    death: weakref.ref[Any], entries: dict[int, Any] = _ENTRIES, cow: Any = _cow
+) -> None:
+    # The view given out by exposed_view died: its consumer released the
+    # memory. (_end_exposure, inlined; globals bound as defaults, since at
+    # exit module globals may already be gone.)
+    entry = entries.pop(id(death), None)
+    if entry is None:
+        return
+    buf = entry[0]()
+    if buf is None:
+        return  # its last array is gone; no cowarray value sees this memory
+    buf.release()
+    if cow.observer is not None:
+        cow.notify("exposure_end", None, buf, int(entry[2].nbytes))
 
 
 # -- the Array's export methods ------------------------------------------------

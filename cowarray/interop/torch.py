@@ -1,16 +1,29 @@
-"""torch tensors to and from cowarray Arrays, zero-copy through DLPack.
+"""torch tensors to and from cowarray Arrays, zero-copy.
 
 torch is imported when a function here is first called, never by
 ``import cowarray``. The aliasing rules are docs/design.md rule 5: a tensor and an
 Array may share memory, but two cowarray Arrays never do.
+
+Host memory crosses without a DLPack capsule, through the NumPy arrays torch
+takes and gives in C: ``to_torch`` hands ``torch.from_numpy`` a view of the
+exposed memory whose death ends the exposure (:func:`cowarray._dlpack.exposed_view`),
+and ``from_torch`` imports ``t.numpy()`` as foreign memory
+(:func:`cowarray._dlpack.import_zero_copy`). The policy is DLPack's, the
+cost a third of it (a capsule is two Python calls on each side, plus
+torch's checks in Python). Everything else (``copy=True`` or ``False``, GPU
+memory, tensors that require grad, conjugate or negative bits, subclasses,
+layouts torch.from_numpy refuses) crosses through DLPack as before.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .._array import Array
-from .._dlpack import from_dlpack
+from .._devices import CPU
+from .._dlpack import exposed_view, from_dlpack, import_zero_copy
 
 if TYPE_CHECKING:
     import torch
@@ -80,11 +93,21 @@ def to_torch(x: Array, /, *, copy: bool | None = None) -> torch.Tensor:
     """
     if type(x) is not Array:
         raise TypeError(f"to_torch expects a cowarray Array, got {type(x).__name__}")
+    library = _TORCH or _load_torch()
+    if copy is None and type(x._data) is _NDARRAY:
+        view = exposed_view(x, "to_torch")
+        try:
+            tensor: torch.Tensor = library.from_numpy(view)
+            return tensor
+        except (TypeError, ValueError, RuntimeError):
+            # a layout torch.from_numpy refuses (negative strides, strides that
+            # are no multiple of the item size): the view's death ends the
+            # exposure, and DLPack copies or says why not
+            del view
     if copy is not None and type(copy) is not bool:
         raise TypeError(f"to_torch: copy must be True, False or None, got {copy!r}")
-    from torch.utils.dlpack import from_dlpack as torch_from_dlpack
-
-    return torch_from_dlpack(x, copy=copy)
+    shared: torch.Tensor = library.utils.dlpack.from_dlpack(x, copy=copy)
+    return shared
 
 
 def from_torch(t: torch.Tensor, /, *, copy: bool | None = None) -> Array:
@@ -102,7 +125,10 @@ def from_torch(t: torch.Tensor, /, *, copy: bool | None = None) -> Array:
         A strided CPU tensor (or a CUDA tensor, with the CuPy backend) of a
         dtype NumPy holds: bool, (u)int8-64, float16/32/64, complex64/128.
         A lazy clone (``torch._lazy_clone``) is fine. Tensors that require
-        grad are refused by torch; pass ``t.detach()``.
+        grad are refused by torch; pass ``t.detach()``. A CPU tensor's
+        storage cannot grow afterwards (``t.resize_`` to more elements
+        raises, as after ``t.numpy()``): growing it would free the memory the
+        Array reads.
     copy : bool, optional
         ``None`` (default): share memory when allowed. ``True``: an
         independent value. ``False``: raise BufferError where ``None`` copies.
@@ -136,11 +162,17 @@ def from_torch(t: torch.Tensor, /, *, copy: bool | None = None) -> Array:
     >>> x, y
     (cowarray.Array([5., 7.], dtype=float32), cowarray.Array([5., 2.], dtype=float32))
     """
-    import torch
-
-    if not isinstance(t, torch.Tensor):
+    library = _TORCH or _load_torch()
+    if copy is None and type(t) is library.Tensor and not t.requires_grad:
+        try:
+            data = t.numpy()  # torch marks the storage not resizable meanwhile
+        except (TypeError, RuntimeError):
+            pass  # not plain host memory NumPy can view: DLPack sorts it out
+        else:
+            return import_zero_copy(data, CPU)
+    if not isinstance(t, library.Tensor):
         raise TypeError(f"from_torch expects a torch.Tensor, got {type(t).__name__}")
-    if t.dtype not in _shared_dtypes(torch):
+    if t.dtype not in _shared_dtypes(library):
         raise TypeError(
             f"from_torch: cowarray cannot hold {t.dtype} (NumPy has no such dtype); "
             "convert first, e.g. t.to(torch.float32)"
@@ -157,6 +189,18 @@ def from_torch(t: torch.Tensor, /, *, copy: bool | None = None) -> Array:
 
 
 _shared: frozenset[Any] = frozenset()
+_NDARRAY = np.ndarray
+#: The torch module, once a function here has imported it.
+_TORCH: Any = None
+
+
+def _load_torch() -> Any:
+    global _TORCH
+    import torch
+    import torch.utils.dlpack
+
+    _TORCH = torch
+    return torch
 
 
 def _shared_dtypes(torch: Any) -> frozenset[Any]:
