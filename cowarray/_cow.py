@@ -196,9 +196,12 @@ class Buffer:
 
     def release(self) -> None:
         """Count one DLPack consumer less; lazy sharing resumes at zero."""
-        with _lock:
+        _lock.acquire()  # (a with statement and the _gate call were a third of this)
+        try:
             self.exposures -= 1
-            self.shareable = _gate(self)
+            self.shareable = not self.foreign and not self.exposures
+        finally:
+            _lock.release()
 
     def __repr__(self) -> str:
         return f"<cowarray buffer #{self.id}, {self.nbytes} bytes>"
@@ -736,11 +739,13 @@ def expose(holder: Holder, *, copy_allowed: bool, consumer: str = "__dlpack__") 
         # third of to_torch). Whether nobody else holds it is counted under
         # the lock below; if someone does, the loop goes the long way.
         data = holder._data
+        buf = holder._buf  # no record, or one of plain memory (not read-only, not foreign)
         private = (
             skip_writer
-            and _plain_record(holder)
+            and (buf is None or not (buf.read_only or buf.foreign))
             and not holder._device.backend.must_copy_before_write(data)
         )
+        del buf  # a reference of ours would count as a holder below
         if copy_allowed and not private:
             make_private(holder)
         reentered = _enter()
@@ -777,13 +782,6 @@ def expose(holder: Holder, *, copy_allowed: bool, consumer: str = "__dlpack__") 
                 )
         finally:
             _leave(reentered)
-
-
-def _plain_record(holder: Holder) -> bool:
-    """No record, or one of plain memory (not read-only, not foreign): the
-    cases where private memory needs no write to become exposable."""
-    buf = holder._buf
-    return buf is None or not (buf.read_only or buf.foreign)
 
 
 def hand_over(holder: Holder, poison: Any) -> tuple[Any, Buffer | None]:

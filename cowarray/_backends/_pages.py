@@ -218,6 +218,8 @@ if AVAILABLE:
 
 def note_write_in_place(data: Any) -> None:
     """``data``'s memory, shared until now, is about to be written in place."""
+    if data.base is None:
+        return  # memory of its own: not a page block (the common case, tested first)
     mapping = _mapping_of(data)
     if mapping is not None and mapping.pristine:
         with _lock:

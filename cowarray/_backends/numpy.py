@@ -20,7 +20,10 @@ __all__ = ["NUMPY_BACKEND", "NumpyBackend"]
 
 
 def _reshape(x: np.ndarray, shape: tuple[int, ...], copy: bool | None = None) -> np.ndarray:
-    # The method skips np.reshape's Python-level dispatch (half its cost).
+    # The method skips np.reshape's Python-level dispatch (half its cost),
+    # and without a copy= keyword it costs half again (2241 -> 4290 instructions).
+    if copy is None:
+        return x.reshape(shape)
     return x.reshape(shape, copy=copy)
 
 
@@ -246,8 +249,8 @@ class NumpyBackend:
         region = _written_view(clone, index)
         return _pages.copied_bytes(clone, clone if region is None else region)
 
-    def note_write_in_place(self, data: np.ndarray) -> None:
-        _pages.note_write_in_place(data)
+    # (the function itself: a method around it was a tenth of to_torch)
+    note_write_in_place = staticmethod(_pages.note_write_in_place)
 
     def copy(self, data: np.ndarray) -> np.ndarray:
         # order="K" keeps a transposed view's layout, so the copy is one
