@@ -669,8 +669,9 @@ def import_zero_copy(
     Memory that lies inside a cowarray buffer (exposed or foreign) is copied
     (``copy_allowed``) or refused with BufferError, and an empty array is a
     fresh one (it pins no producer). Two imports of one producer never both
-    alias it (:meth:`_Regions.enter_foreign`). ``read_only``: as for
-    :func:`import_foreign`.
+    alias it (:meth:`_Regions.enter_foreign`). ``read_only``: the producer
+    said its memory must not be written (DLPack's READ_ONLY flag), which
+    CuPy's arrays cannot carry: every write copies first.
     """
     data = _check_importable(data)
     if not data.size:  # no bytes to alias: a fresh empty array pins no producer
@@ -692,26 +693,6 @@ def import_zero_copy(
     del buf  # a record held here would count as a holder
     if _cow.observer is not None:
         _cow.notify("import", array, array._buf, nbytes)
-    return array
-
-
-def import_foreign(data: Any, device: Device, *, read_only: bool = False) -> Array:
-    """Wrap producer memory zero-copy as a *foreign* buffer, registered so that a
-    second import of the same bytes is recognised and copied. The caller has
-    checked :meth:`_Regions.overlaps`; :func:`import_zero_copy` checks and
-    registers in one step.
-
-    ``read_only``: the producer said its memory must not be written (DLPack's
-    READ_ONLY flag), which CuPy's arrays cannot carry: every write copies first.
-    """
-    backend = device.backend
-    # All we know of the producer's memory is the part it handed over.
-    buf = _cow.Buffer(
-        backend.memory_owner(data), int(data.nbytes), foreign=True, read_only=read_only
-    )
-    REGIONS.add_foreign(buf, backend, data)
-    array = new_array(data, buf, device)
-    _cow.notify("import", array, buf, int(data.nbytes))
     return array
 
 

@@ -284,14 +284,17 @@ def _from_backend_array(data: Any, dtype: Any, device: Device, copy: bool | None
 
 def _foreign(data: Any, device: Device) -> Array:
     # asarray(..., copy=False) of memory cowarray does not own: the same rules
-    # as from_dlpack, so a second alias of an exposed or foreign buffer is refused.
-    if _dlpack.REGIONS.overlaps(device.backend, data):
+    # as from_dlpack, so a second alias of an exposed or foreign buffer is
+    # refused. The import enters its memory before it checks the others, so
+    # of two at once (threads, a gc callback) at most one aliases it.
+    try:
+        return _dlpack.import_zero_copy(data, device, copy_allowed=False)
+    except BufferError:
         raise ValueError(
             "asarray(..., copy=False): this memory lies inside a cowarray buffer (exported "
             "or imported already); a second zero-copy alias would let one cowarray value "
             "change another, so it must be copied (use copy=None)"
-        )
-    return _dlpack.import_foreign(data, device)
+        ) from None
 
 
 def _scalar_argument(

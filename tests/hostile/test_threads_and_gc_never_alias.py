@@ -217,3 +217,59 @@ def test_a_view_of_the_backends_own_temporary_is_private_without_a_copy(
     assert ca.cow_info(r).state == "private" and not ca.shares_buffer(r, x)
     r[0, 0] = 1.0
     assert host(x).tolist() == [0.0] * 6
+
+
+def _zero_copy_imports(source: np.ndarray, attempts: int) -> list[ca.Array]:
+    """Each attempt's ``asarray(source, copy=False)``: an alias of ``source``, or
+    none where the import was refused because another alias exists."""
+    imported: list[ca.Array] = []
+    for _ in range(attempts):
+        try:
+            imported.append(ca.asarray(source, copy=False))
+        except ValueError as error:
+            assert "inside a cowarray buffer" in str(error)
+    return imported
+
+
+def test_two_threads_importing_one_ndarray_without_a_copy_never_both_alias_it() -> None:
+    # Checking for an overlap and then registering the import let both threads
+    # find nothing and both alias the ndarray (the race from_torch had).
+    with switching_every_microsecond():
+        for _ in range(400):
+            source = np.zeros(8)
+            results: list[list[ca.Array]] = [[], []]
+            barrier = threading.Barrier(2)
+
+            def work(
+                i: int,
+                source: np.ndarray = source,
+                results: list[list[ca.Array]] = results,
+                barrier: threading.Barrier = barrier,
+            ) -> None:
+                barrier.wait()
+                results[i] = _zero_copy_imports(source, 1)
+
+            threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            imported = results[0] + results[1]
+            assert len(imported) == 1, f"{len(imported)} zero-copy aliases of one ndarray"
+
+
+@pytest.mark.parametrize("at", range(1, 9))
+def test_an_import_inside_an_import_without_a_copy_never_aliases_it(at: int) -> None:
+    # The ndarray is imported again at the at-th collection inside the import.
+    source = np.zeros(8)
+    inner: list[ca.Array] = []
+    collections = [0]
+
+    def import_again() -> None:
+        collections[0] += 1
+        if collections[0] == at:
+            inner.extend(_zero_copy_imports(source, 1))
+
+    with gc_callback(import_again):
+        outer = _zero_copy_imports(source, 1)
+    assert len(outer + inner) == 1, "two zero-copy aliases of one ndarray"
