@@ -92,8 +92,8 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
             dtype = scalar_result_dtype(dtype, a)
         else:
             raise TypeError(
-                f"{name} needs at least one cowarray Array, got {type(x1).__name__} "
-                f"and {type(x2).__name__}"
+                f"{name}: x1 and x2 are {type(x1).__name__} and {type(x2).__name__}; pass "
+                "at least one cowarray Array (make one with ca.asarray(x1))"
             )
         if dtype not in allowed:
             check_dtypes(name, dtype)
@@ -306,6 +306,8 @@ class Array:
             # A transpose always views its input: join the record directly
             # (inlined: the call would be a fifth of the cost of ``x.T``),
             # if no write replaced the record or the memory meanwhile.
+            if _PENDING:
+                _view_writes.flush()  # held-back view-write warnings first, as every view
             array: Array = _object_new(Array)
             array._data = data.T
             array._buf = buf

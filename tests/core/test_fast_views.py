@@ -157,3 +157,19 @@ def test_fast_views_are_traced_as_shares() -> None:
         views = [x.T, x[1:3], ca.reshape(x, (6, 4)), x.reshape(-1)]
     shares = [e for e in events.events if e.kind == "share"]
     assert len(shares) == len(views)
+
+
+def test_a_held_back_view_write_is_reported_by_the_next_transpose() -> None:
+    # Every view reports held-back view-write warnings before it is made,
+    # the inlined transpose too (it did not, and they came later).
+    other = ca.ones((2, 2))
+    _ = other.T  # the record exists: the next .T takes the inlined path
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        x = ca.zeros((2, 3))
+        row = x[0]
+        row += 1  # NumPy would change x too
+        held = [w for w in caught if issubclass(w.category, ca.ViewWriteWarning)]
+        _ = other.T
+        reported = [w for w in caught if issubclass(w.category, ca.ViewWriteWarning)]
+    assert not held and reported, (held, reported)
