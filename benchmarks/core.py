@@ -17,6 +17,7 @@ import statistics
 import sys
 import timeit
 import tracemalloc
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -46,13 +47,18 @@ def _per_call(case: Case, budget: float = 0.02) -> float:
     return timer.timeit(number) / number
 
 
-def interleaved(contenders: dict[str, Case], rounds: int = 7) -> dict[str, float]:
-    """Median seconds per run of each contender, timed in alternating rounds."""
+def interleaved(
+    contenders: dict[str, Case],
+    rounds: int = 7,
+    pick: Callable[[list[float]], float] = statistics.median,
+) -> dict[str, float]:
+    """Seconds per run of each contender (``pick`` of its rounds: the median
+    unless told otherwise), timed in alternating rounds."""
     samples: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(rounds):
         for name, case in contenders.items():
             samples[name].append(_per_call(case))
-    return {name: statistics.median(values) for name, values in samples.items()}
+    return {name: pick(values) for name, values in samples.items()}
 
 
 def _fmt_time(seconds: float) -> str:
