@@ -12,7 +12,6 @@ import gc
 import sys
 import sysconfig
 import threading
-import time
 from typing import Any
 
 import numpy as np
@@ -226,7 +225,12 @@ def _clone_every(
     shape: tuple[int, ...], clones: list[tuple[ca.Array, np.ndarray]], most: int = 5000
 ) -> None:
     """Lazy-clone every live Array of ``shape`` (as a gc walker could), noting its
-    values; never a clone this attack made itself, and at most ``most`` clones."""
+    values; never a clone this attack made itself, and at most ``most`` clones.
+
+    Not from another thread: there ``gc.get_objects()`` takes references to
+    tuples still being built, and CPython's own ``tuple(generator)`` then fails
+    with SystemError (seen on 3.11 in CI).
+    """
     made = {id(clone) for clone, _ in clones}
     for found in [o for o in gc.get_objects() if type(o) is ca.Array and id(o) not in made]:
         if len(clones) >= most:
@@ -255,43 +259,6 @@ def test_a_gc_walker_cloning_the_temporary_of_a_scalar_update_keeps_its_clone() 
     expected[:20] = np.arange(1, 21)
     expected[20:40] = -1.0
     np.testing.assert_array_equal(host(x), expected)
-    assert clones, "the attack never found the array"
-    changed = [i for i, (clone, then) in enumerate(clones) if not np.array_equal(host(clone), then)]
-    assert not changed, f"{len(changed)} of {len(clones)} clones changed after they were made"
-
-
-@pytest.mark.skipif(
-    bool(sysconfig.get_config_var("Py_GIL_DISABLED")),
-    reason="gc.get_objects() racing another thread's allocations is not safe on 3.13t",
-)
-def test_a_thread_cloning_every_array_never_sees_a_later_scalar_update() -> None:
-    # The same walker on another thread. Its window (between the reference
-    # count and the store) is too narrow to hit reliably: with the record test
-    # removed from _cow.hand_over_stored this still passed, and the gc attack
-    # above is the one that fails. This one guards the lock and the refusal
-    # of moved arrays under thread switches every microsecond.
-    clones: list[tuple[ca.Array, np.ndarray]] = []
-    stop = threading.Event()
-    shape = (257,)
-
-    def walk() -> None:
-        while not stop.is_set():
-            _clone_every(shape, clones, most=40)
-
-    with switching_every_microsecond():
-        thread = threading.Thread(target=walk)
-        thread.start()
-        try:
-            x = ca.zeros(shape)
-            i = 0
-            deadline = time.monotonic() + 10.0
-            while len(clones) < 40 and time.monotonic() < deadline:  # until the walker struck
-                i += 1
-                x = ca.move(x).at[i % 257].set(float(i))
-        finally:
-            stop.set()
-            thread.join()
-    assert float(x[i % 257]) == float(i)
     assert clones, "the attack never found the array"
     changed = [i for i, (clone, then) in enumerate(clones) if not np.array_equal(host(clone), then)]
     assert not changed, f"{len(changed)} of {len(clones)} clones changed after they were made"
