@@ -286,7 +286,8 @@ def _foreign(data: Any, device: Device) -> Array:
     # asarray(..., copy=False) of memory cowarray does not own: the same rules
     # as from_dlpack, so a second alias of an exposed or foreign buffer is
     # refused. The import enters its memory before it checks the others, so
-    # of two at once (threads, a gc callback) at most one aliases it.
+    # of two at once (threads, a gc callback) at most one aliases it, and
+    # both may be refused (each sees the other's entry): never two aliases.
     try:
         return _dlpack.import_zero_copy(data, device, copy_allowed=False)
     except BufferError:

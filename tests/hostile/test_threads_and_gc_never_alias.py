@@ -233,7 +233,9 @@ def _zero_copy_imports(source: np.ndarray, attempts: int) -> list[ca.Array]:
 
 def test_two_threads_importing_one_ndarray_without_a_copy_never_both_alias_it() -> None:
     # Checking for an overlap and then registering the import let both threads
-    # find nothing and both alias the ndarray (the race from_torch had).
+    # find nothing and both alias the ndarray (the race from_torch had). Each
+    # import now registers, then checks: of two at once at most one aliases,
+    # and both may refuse (each sees the other's entry; seen on 3.13t).
     with switching_every_microsecond():
         for _ in range(400):
             source = np.zeros(8)
@@ -255,7 +257,7 @@ def test_two_threads_importing_one_ndarray_without_a_copy_never_both_alias_it() 
             for thread in threads:
                 thread.join()
             imported = results[0] + results[1]
-            assert len(imported) == 1, f"{len(imported)} zero-copy aliases of one ndarray"
+            assert len(imported) <= 1, f"{len(imported)} zero-copy aliases of one ndarray"
 
 
 @pytest.mark.parametrize("at", range(1, 9))
@@ -272,4 +274,4 @@ def test_an_import_inside_an_import_without_a_copy_never_aliases_it(at: int) -> 
 
     with gc_callback(import_again):
         outer = _zero_copy_imports(source, 1)
-    assert len(outer + inner) == 1, "two zero-copy aliases of one ndarray"
+    assert len(outer + inner) <= 1, "two zero-copy aliases of one ndarray"
