@@ -61,7 +61,8 @@ def _check_supported(data: Any, obj: object) -> None:
             )
         what = _KIND_WORDS.get(data.dtype.kind, "data")
         raise TypeError(
-            f"asarray: obj ({type(obj).__name__}) holds {what}, read as dtype {data.dtype}; "
+            f"Unsupported data for asarray: obj ({type(obj).__name__}) holds {what}, read as "
+            f"dtype {data.dtype}; "
             "cowarray holds bool, integer, floating and complex data: pass numbers only, "
             "or convert the rest first"
         )
