@@ -16,7 +16,6 @@ import gc
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -26,58 +25,16 @@ import cowarray as ca
 
 torch = pytest.importorskip("torch")
 
+from _attack import (  # noqa: E402
+    assert_no_aliases,
+    gc_callback,
+    host,
+    switching_every_microsecond,
+)
+
 from cowarray import _dlpack  # noqa: E402
 from cowarray._backends.numpy import NUMPY_BACKEND  # noqa: E402
 from cowarray.interop.torch import from_torch, to_torch  # noqa: E402
-
-
-@contextlib.contextmanager
-def switching_every_microsecond() -> Iterator[None]:
-    """Threads switch as often as CPython allows (as tests/hostile/_attack.py)."""
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        yield
-    finally:
-        sys.setswitchinterval(old)
-
-
-@contextlib.contextmanager
-def gc_callback(callback: Callable[[], None]) -> Iterator[None]:
-    """Run ``callback`` at the start of every collection, collecting at every allocation."""
-    ran = [0]
-
-    def on_collect(phase: str, info: dict[str, Any]) -> None:
-        if phase == "start":
-            ran[0] += 1
-            callback()
-
-    thresholds = gc.get_threshold()
-    gc.callbacks.append(on_collect)
-    gc.set_threshold(1)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
-        gc.callbacks.remove(on_collect)
-    if not ran[0]:
-        pytest.skip("no collection ran: this collector does not collect at every allocation")
-
-
-def host(x: ca.Array) -> np.ndarray:
-    """A NumPy copy of ``x``'s values, taken now."""
-    return np.array(x, copy=True)
-
-
-def assert_no_aliases(arrays: list[ca.Array]) -> None:
-    """Writing any one of ``arrays`` changes no other."""
-    before = [host(a) for a in arrays]
-    for i, written in enumerate(arrays):
-        written[(0,) * written.ndim] = -12345
-        for j, other in enumerate(arrays):
-            if j != i:
-                np.testing.assert_array_equal(host(other), before[j], err_msg=f"{i} changed {j}")
-        before[i] = host(written)
 
 
 def _state(x: ca.Array) -> str:

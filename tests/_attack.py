@@ -1,4 +1,5 @@
-"""Helpers for the hostile tests: a fast thread switch, gc callbacks, alias checks."""
+"""Helpers for the attack tests (tests/hostile, tests/interop): a fast thread switch, gc
+callbacks, alias checks."""
 
 from __future__ import annotations
 
