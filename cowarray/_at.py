@@ -495,21 +495,21 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
     # Exposed or foreign memory is aliased on purpose by a DLPack peer: an
     # update must not write it, even of a temporary.
     buf = x._buf
-    if (buf is None or buf.shareable) and _last_use.is_last_use(
+    taken = (buf is None or buf.shareable) and _last_use.is_last_use(
         at, donated=x._fast_write is DONATED
-    ):
-        # Nothing else can ever see x: take its memory (written in place if
-        # nobody shares it). Anything that reached x after all finds it moved.
-        if write is None:
-            stored = _store_taken(x, index, operand)
-            if stored is not None:
-                return stored
-            write, operand = _set_of(x), _cast_values(x, operand, "set")
+    )
+    # Taken: nothing else can ever see x, so its memory is written in place
+    # if nobody shares it; anything that reached x after all finds it moved.
+    if taken and write is None:
+        stored = _store_taken(x, index, operand)
+        if stored is not None:
+            return stored
+    if write is None:  # the scalar case the store did not take: as any other
+        write, operand = _update_of(x, "set"), _cast_values(x, operand, "set")
+    if taken:
         result = move(x)
         _cow.notify("takeover", result, None, 0)
         return _write(result, write, index, operand, method)
-    if write is None:
-        write, operand = _set_of(x), _cast_values(x, operand, "set")
     return _write(lazy_clone(x), write, index, operand, method)
 
 
@@ -547,11 +547,12 @@ def _prepare(
         index, operand = _apply_values(x, index, values)
     elif valid is not None:
         index, operand = drop_out_of_bounds(x, resolved, operand, method)
-    return functools.partial(x._device.backend.index_update, op=name), index, operand
+    return _update_of(x, name), index, operand
 
 
-def _set_of(x: Array) -> Callable[..., Any]:
-    return functools.partial(x._device.backend.index_update, op="set")
+def _update_of(x: Array, op: str) -> Callable[..., Any]:
+    """The backend's ``index_update`` of ``x``'s device, combining by ``op``."""
+    return functools.partial(x._device.backend.index_update, op=op)
 
 
 # device -> dtype -> what _fast_writes(x) says for arrays of that dtype there

@@ -819,25 +819,18 @@ def hand_over_stored(holder: Holder, poison: Any, key: int, value: Any) -> Any:
     between the test and the store; an int too big for the dtype raises
     OverflowError before anything is stored, and ``holder`` stays as it was.
     """
-    global _owner
-    # _enter() and _leave(), inlined: they were a third of the update's cost.
-    _lock.acquire()
-    me = _get_ident()
+    reentered = _enter()
     try:
-        if _owner == me or holder._buf is not None:
+        if reentered or holder._buf is not None:
             return None  # re-entered code, or memory with a record: the general path
-        _owner = me
-        try:
-            data = holder._data
-            data[key] = value
-            holder._data = poison
-            holder._device = poison
-            holder._fast_write = _NO_FAST_WRITE
-            return data
-        finally:
-            _owner = 0
+        data = holder._data
+        data[key] = value
+        holder._data = poison
+        holder._device = poison
+        holder._fast_write = _NO_FAST_WRITE
+        return data
     finally:
-        _lock.release()
+        _leave(reentered)
 
 
 def count_eager_copy(holder: Holder, buffer: Buffer | None, nbytes: int) -> None:
