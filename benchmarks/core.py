@@ -191,6 +191,29 @@ def _before_the_split(name: str) -> Any:
     return operation
 
 
+def elementwise_cases(n: int) -> dict[str, dict[str, Case]]:
+    """``sin(a)``, ``exp(a)``, ``a * b + c`` and ``a + b`` on ``n`` random float64,
+    as cowarray, NumPy and (when installed) torch write them; one names dict."""
+    rng = np.random.default_rng(n)
+    a, b, c = rng.random(n), rng.random(n), rng.random(n)
+    names: dict[str, Any] = {"a": a, "b": b, "c": c}
+    names.update(x=ca.asarray(a), y=ca.asarray(b), z=ca.asarray(c))
+    cases: dict[str, dict[str, Case]] = {
+        "sin(a)": {"cowarray": ("ca.sin(x)", names), "numpy": ("np.sin(a)", names)},
+        "exp(a)": {"cowarray": ("ca.exp(x)", names), "numpy": ("np.exp(a)", names)},
+        "a * b + c": {"cowarray": ("x * y + z", names), "numpy": ("a * b + c", names)},
+        "a + b": {"cowarray": ("x + y", names), "numpy": ("a + b", names)},
+    }
+    if torch is not None:
+        names.update(torch=torch, ta=torch.from_numpy(a), tb=torch.from_numpy(b))
+        names.update(tc=torch.from_numpy(c))
+        cases["sin(a)"]["torch"] = ("torch.sin(ta)", names)
+        cases["exp(a)"]["torch"] = ("torch.exp(ta)", names)
+        cases["a * b + c"]["torch"] = ("ta * tb + tc", names)
+        cases["a + b"]["torch"] = ("ta + tb", names)
+    return cases
+
+
 def bench_parallel_elementwise() -> None:
     print(
         f"\n== element-wise on every core ({ca.get_num_threads()} threads from "
@@ -198,29 +221,14 @@ def bench_parallel_elementwise() -> None:
     )
     targets = {4_000_000: "<= 0.60 vs numpy", 1000: "one NumPy call: no slower than before"}
     for n in (1000, 4_000_000):
-        rng = np.random.default_rng(n)
-        a, b, c = rng.random(n), rng.random(n), rng.random(n)
-        names: dict[str, Any] = {"a": a, "b": b, "c": c}
-        names.update(x=ca.asarray(a), y=ca.asarray(b), z=ca.asarray(c))
+        cases = elementwise_cases(n)
+        names = cases["a + b"]["cowarray"][1]
         names.update(add=_before_the_split("add"), multiply=_before_the_split("multiply"))
-        cases: dict[str, dict[str, Case]] = {
-            "sin(a)": {"cowarray": ("ca.sin(x)", names), "numpy": ("np.sin(a)", names)},
-            "exp(a)": {"cowarray": ("ca.exp(x)", names), "numpy": ("np.exp(a)", names)},
-            "a * b + c": {"cowarray": ("x * y + z", names), "numpy": ("a * b + c", names)},
-            "a + b": {"cowarray": ("x + y", names), "numpy": ("a + b", names)},
-        }
         # the same calls through the functions, with and without the split check
         cases["a * b + c"]["function"] = ("ca.add(ca.multiply(x, y), z)", names)
         cases["a * b + c"]["before"] = ("add(multiply(x, y), z)", names)
         cases["a + b"]["function"] = ("ca.add(x, y)", names)
         cases["a + b"]["before"] = ("add(x, y)", names)
-        if torch is not None:
-            names.update(torch=torch, ta=torch.from_numpy(a), tb=torch.from_numpy(b))
-            names.update(tc=torch.from_numpy(c))
-            cases["sin(a)"]["torch"] = ("torch.sin(ta)", names)
-            cases["exp(a)"]["torch"] = ("torch.exp(ta)", names)
-            cases["a * b + c"]["torch"] = ("ta * tb + tc", names)
-            cases["a + b"]["torch"] = ("ta + tb", names)
         rounds = 5 if n > 10**6 else 7
         for label, contenders in cases.items():
             times = interleaved(contenders, rounds)

@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 import numpy as np
-from core import Case, _fmt_time, interleaved
+from core import Case, _fmt_time, elementwise_cases, interleaved
 
 import cowarray as ca
 
@@ -150,23 +150,7 @@ def bench_elementwise(rounds: int) -> None:
         ("a * b + c", 4_000_000): 0.6,
     }
     for n in (1000, 10**6, 4_000_000):
-        rng = np.random.default_rng(n)
-        a, b, c = rng.random(n), rng.random(n), rng.random(n)
-        names: dict[str, Any] = {"a": a, "b": b, "c": c}
-        names.update(x=ca.asarray(a), y=ca.asarray(b), z=ca.asarray(c))
-        cases: dict[str, dict[str, Case]] = {
-            "a + b": {"cowarray": ("x + y", names), "numpy": ("a + b", names)},
-            "sin(a)": {"cowarray": ("ca.sin(x)", names), "numpy": ("np.sin(a)", names)},
-            "exp(a)": {"cowarray": ("ca.exp(x)", names), "numpy": ("np.exp(a)", names)},
-            "a * b + c": {"cowarray": ("x * y + z", names), "numpy": ("a * b + c", names)},
-        }
-        if torch is not None:
-            names.update(torch=torch, ta=torch.from_numpy(a), tb=torch.from_numpy(b))
-            names.update(tc=torch.from_numpy(c))
-            cases["a + b"]["torch"] = ("ta + tb", names)
-            cases["sin(a)"]["torch"] = ("torch.sin(ta)", names)
-            cases["exp(a)"]["torch"] = ("torch.exp(ta)", names)
-            cases["a * b + c"]["torch"] = ("ta * tb + tc", names)
+        cases = elementwise_cases(n)
         exponent = "4*10^6" if n == 4_000_000 else f"10^{len(str(n)) - 1}"
         for label, contenders in cases.items():
             if (label, n) in targets:
