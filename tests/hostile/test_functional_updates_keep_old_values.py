@@ -221,11 +221,9 @@ def test_a_write_through_f_locals_cannot_make_old_x_change() -> None:
 # -- the scalar store of an update nothing else can see (_at._store_taken) ---------------
 
 
-def _clone_every(
-    shape: tuple[int, ...], clones: list[tuple[ca.Array, np.ndarray]], most: int = 5000
-) -> None:
+def _clone_every(shape: tuple[int, ...], clones: list[tuple[ca.Array, np.ndarray]]) -> None:
     """Lazy-clone every live Array of ``shape`` (as a gc walker could), noting its
-    values; never a clone this attack made itself, and at most ``most`` clones.
+    values; never a clone this attack made itself, and at most 5000 clones.
 
     Not from another thread: there ``gc.get_objects()`` takes references to
     tuples still being built, and CPython's own ``tuple(generator)`` then fails
@@ -233,7 +231,7 @@ def _clone_every(
     """
     made = {id(clone) for clone, _ in clones}
     for found in [o for o in gc.get_objects() if type(o) is ca.Array and id(o) not in made]:
-        if len(clones) >= most:
+        if len(clones) >= 5000:
             return
         try:
             if found.shape != shape:
