@@ -77,6 +77,11 @@ class Backend(Protocol):
     xp: Any
     #: The library's array type.
     array_type: Any
+    #: ``reshape_view(data, shape)``: ``data`` in ``shape`` (a tuple) as the
+    #: library's reshape makes it without ``copy=``: a view when it can, else
+    #: a copy. The fast path of :func:`cowarray.reshape` calls it directly, so
+    #: it should run no Python frame of its own (NumPy: the method descriptor).
+    reshape_view: Callable[[Any, tuple[Any, ...]], Any]
     #: True where every write of a private buffer must go through
     #: :meth:`must_copy_before_write` (a GPU backend orders it after copies still
     #: reading the memory), so the Array's unchecked scalar-write path is off.

@@ -198,6 +198,8 @@ class NumpyBackend:
 
     def __init__(self) -> None:
         self.xp = _standard_namespace()
+        # The method descriptor: no Python frame between cowarray and NumPy.
+        self.reshape_view: Callable[[Any, tuple[Any, ...]], Any] = np.ndarray.reshape
         #: Copies of NumPy data at least this big go to page blocks (None: never).
         self.page_memory_min: int | None = None
 

@@ -143,3 +143,13 @@ def test_floor_divide_gives_the_true_quotient_where_one_operand_is_infinite() ->
     assert result is x1  # out= written last, after reading x1
     assert result[:3].tolist() == [np.inf, -0.0, 3.0] and np.signbit(result[1])
     assert np.isnan(result[3])
+
+
+def test_reshape_view_views_when_it_can_and_copies_otherwise(backend: Any) -> None:
+    data = backend.asarray(np.arange(6.0))
+    view = backend.reshape_view(data, (2, 3))
+    assert view.shape == (2, 3) and backend.may_share_memory(view, data)
+    transposed = backend.xp.permute_dims(view, (1, 0))
+    flat = backend.reshape_view(transposed, (-1,))
+    assert not backend.may_share_memory(flat, data)
+    np.testing.assert_array_equal(backend.to_numpy(flat), [0.0, 3.0, 1.0, 4.0, 2.0, 5.0])
