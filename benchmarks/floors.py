@@ -1,0 +1,290 @@
+"""Issue 14's sub-microsecond rows beside their floors, in CPU instructions.
+
+A *floor* is the least pure-Python code with cowarray's API shape: a
+5-slot object made with ``object.__new__`` around NumPy's result, behind the
+same property, method, function or operator, with none of cowarray's checks
+(no dtype promotion, no device, no record, no lock). No implementation of the
+API in Python can cost less, so a target below its floor needs code outside
+Python. For the functional update the floor is ``move`` (a new object, the
+old one poisoned), ``.at`` and ``[i]`` (an object each) and ``.set`` (the two
+reference counts the proof reads, the store, a new object).
+
+Each statement runs 2000 times in a function (its names are locals, as in
+``timeit``) and is counted under valgrind's callgrind, which gives the same
+count on every run: no timing noise, which on a shared 2-core machine moves
+the sub-microsecond rows by 30 %. Instructions are not time (a cache miss
+costs hundreds of cycles), so ``--time`` times the same statements instead
+(best of interleaved rounds; what ``targets.py`` measures).
+
+Run: ``python benchmarks/floors.py`` (about a minute; needs ``valgrind``,
+else it times) or ``python benchmarks/floors.py --time``. Nothing here fails
+on a count: it prints, with the target next to each ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+import numpy as np
+from core import _fmt_time
+
+import cowarray as ca
+
+_object_new = object.__new__
+_getrefcount = sys.getrefcount
+
+
+def _inlined(signature: str, data: str, body: str = "") -> Any:
+    """A function ``signature`` that returns a new ``_Floor`` around ``data``.
+
+    Each floor makes its object inline, as cowarray's fast paths do: a helper
+    call would add some 500 instructions and the floor would not be one.
+    """
+    source = (
+        f"def {signature}:\n{body}"
+        "    made = _object_new(_Floor)\n"
+        f"    made._data = {data}\n"
+        "    made._buf = None\n"
+        "    made._device = None\n"
+        "    made._fast_write = ()\n"
+        "    made._family = None\n"
+        "    return made\n"
+    )
+    scope: dict[str, Any] = {"_object_new": _object_new, "_getrefcount": _getrefcount}
+    scope["_Floor"] = None  # bound below, once the class exists
+    exec(source, scope)
+    function = scope[signature.split("(")[0]]
+    _FLOOR_SCOPES.append(scope)
+    return function
+
+
+_FLOOR_SCOPES: list[dict[str, Any]] = []
+
+
+class _FloorIndexer:
+    __slots__ = ("array",)
+
+    def __getitem__(self, index: Any) -> _FloorAt:
+        at: _FloorAt = _object_new(_FloorAt)
+        at.array = self.array
+        at.index = index
+        return at
+
+
+class _FloorAt:
+    __slots__ = ("array", "index")
+
+    # The two counts cowarray's proof reads (any count passes here), the
+    # store, the new array, the old one poisoned.
+    set = _inlined(
+        "set(self, values, *, mode=None, indices_are_sorted=False, unique_indices=False)",
+        "data",
+        "    x = self.array\n"
+        "    if _getrefcount(x) > 0 and _getrefcount(self) > 0:\n"
+        "        data = x._data\n"
+        "        data[self.index] = values\n"
+        "        x._data = x._device = None\n",
+    )
+
+
+class _Floor:
+    """An Array's five slots around a NumPy array, and nothing else."""
+
+    __slots__ = ("_buf", "_data", "_device", "_family", "_fast_write")
+
+    T = property(_inlined("T(self)", "self._data.T"))
+    __getitem__ = _inlined("__getitem__(self, key)", "self._data[key]")
+    reshape = _inlined("reshape(self, *shape)", "self._data.reshape(shape)")
+    __add__ = _inlined("__add__(self, other)", "self._data + other._data")
+
+    @property
+    def at(self) -> _FloorIndexer:
+        indexer: _FloorIndexer = _object_new(_FloorIndexer)
+        indexer.array = self
+        return indexer
+
+
+floor_reshape = _inlined("floor_reshape(x, shape)", "x._data.reshape(shape)")
+#: ``move``: a new array, the old one poisoned
+floor_move = _inlined(
+    "floor_move(x)", "data", "    data = x._data\n    x._data = x._device = None\n"
+)
+for _scope in _FLOOR_SCOPES:
+    _scope["_Floor"] = _Floor
+
+
+def _floor_of(data: np.ndarray) -> _Floor:
+    floor: _Floor = _object_new(_Floor)
+    floor._data = data
+    floor._buf = None
+    floor._device = None
+    return floor
+
+
+def _names() -> dict[str, Any]:
+    a, a2, b = np.ones(1000), np.ones((20, 50)), np.ones(1000)
+    x, x2, y = ca.asarray(a), ca.asarray(a2), ca.asarray(b)
+    x[1:5], x2.T  # the first views make the records: the steady state
+    xm = ca.zeros(10**6)
+    xm[0] = 0.0  # a private array, as a chain of updates leaves it
+    return {
+        "ca": ca,
+        "a": a,
+        "a2": a2,
+        "b": b,
+        "am": np.zeros(10**6),
+        "x": x,
+        "x2": x2,
+        "y": y,
+        "xm": xm,
+        "f": _floor_of(a),
+        "f2": _floor_of(a2),
+        "g": _floor_of(b),
+        "fm": _floor_of(np.zeros(10**6)),
+        "floor_reshape": floor_reshape,
+        "floor_move": floor_move,
+    }
+
+
+#: (label, NumPy's statement, cowarray's, the floor's, the target ratio)
+ROWS: list[tuple[str, str, str, str, float]] = [
+    ("x.T  (20x50)", "a2.T", "x2.T", "f2.T", 3),
+    ("x[1:5]  (10^3)", "a[1:5]", "x[1:5]", "f[1:5]", 3),
+    (
+        "ca.reshape(x, (50, 20))",
+        "a2.reshape((50, 20))",
+        "ca.reshape(x2, (50, 20))",
+        "floor_reshape(f2, (50, 20))",
+        3,
+    ),
+    ("x.reshape(50, 20)", "a2.reshape(50, 20)", "x2.reshape(50, 20)", "f2.reshape(50, 20)", 3),
+    ("a + b  (10^3)", "a + b", "x + y", "f + g", 1.6),
+    (
+        "x = ca.move(x).at[5].set(1.0)  (10^6)",
+        "am[5] = 1.0",
+        "xm = ca.move(xm).at[5].set(1.0)",
+        "fm = floor_move(fm).at[5].set(1.0)",
+        20,
+    ),
+]
+
+_REPEAT = 2000
+
+
+def _loop(statement: str) -> Any:
+    """A function running ``statement`` n times, its names bound as locals."""
+    names = _names()
+    used = [name for name in names if name in statement]
+    source = "def run(n):\n"
+    source += "".join(f"    {name} = names[{name!r}]\n" for name in used)
+    source += f"    for _ in range(n):\n        {statement}\n"
+    # (written back: the update rebinds its name to the new array)
+    source += "".join(f"    names[{name!r}] = {name}\n" for name in used)
+    scope: dict[str, Any] = {"names": names}
+    exec(source, scope)
+    return scope["run"]
+
+
+def _statements() -> list[str]:
+    return ["pass"] + [statement for row in ROWS for statement in row[1:4]]
+
+
+def _child() -> None:
+    """Under callgrind: one ``eval`` per statement, each a dump of its own."""
+    runs = [_loop(statement) for statement in _statements()]
+    for run in runs:
+        run(_REPEAT)  # specialize the bytecode before counting
+    for run in runs:
+        eval("run(n)", {"run": run, "n": _REPEAT})
+    eval("0")  # the end marker: the dumps before it are the statements'
+
+
+def count_instructions() -> dict[str, float]:
+    """Instructions per run of each statement, the loop's own subtracted."""
+    statements = _statements()
+    with tempfile.TemporaryDirectory() as folder:
+        command = [
+            "valgrind",
+            "--tool=callgrind",
+            "--toggle-collect=builtin_eval",
+            "--dump-after=builtin_eval",
+            f"--callgrind-out-file={folder}/out",
+            sys.executable,
+            os.path.abspath(__file__),
+            "--child",
+        ]
+        environment = dict(os.environ, PYTHONHASHSEED="0")
+        subprocess.run(command, check=True, capture_output=True, env=environment)
+        dumps = sorted(glob.glob(f"{folder}/out.*"), key=lambda name: int(name.rsplit(".", 1)[1]))
+        totals = [_summary(dump) for dump in dumps]
+    counted = totals[-(len(statements) + 1) : -1]
+    loop = counted[0] / _REPEAT
+    return {s: total / _REPEAT - loop for s, total in zip(statements, counted, strict=True)}
+
+
+def _summary(dump: str) -> int:
+    with open(dump) as lines:
+        for line in lines:
+            if line.startswith("summary:"):
+                return int(line.split()[1])
+    raise RuntimeError(f"{dump}: no summary line")
+
+
+def time_statements(rounds: int) -> dict[str, float]:
+    """Seconds per run of each statement, the loop's own subtracted: the best
+    of ``rounds`` interleaved rounds (drift hits every statement alike)."""
+    statements = _statements()
+    runs = [_loop(statement) for statement in statements]
+    best = [float("inf")] * len(runs)
+    for _ in range(rounds):
+        for i, run in enumerate(runs):
+            start = time.perf_counter()
+            run(_REPEAT)
+            best[i] = min(best[i], (time.perf_counter() - start) / _REPEAT)
+    return {s: seconds - best[0] for s, seconds in zip(statements, best, strict=True)}
+
+
+def _report(values: dict[str, float], unit: str) -> None:
+    show = (lambda v: f"{v:8.0f}") if unit == "instructions" else _fmt_time
+    print(f"\n== {unit} per run; ratios to NumPy (the target's column)")
+    for label, numpy, ours, floor, target in ROWS:
+        base = values[numpy]
+        ratio, floor_ratio = values[ours] / base, values[floor] / base
+        verdict = "met" if ratio <= target else "missed"
+        place = "under" if floor_ratio <= target else "above"
+        print(
+            f"{label:<38} numpy {show(base)}  cowarray {show(values[ours])} (x{ratio:5.2f})"
+            f"  floor {show(values[floor])} (x{floor_ratio:5.2f})"
+            f"   target x{target:g}: {verdict}; the floor is {place} it"
+        )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--time", action="store_true", help="time instead of counting")
+    parser.add_argument("--rounds", type=int, default=15, help="timed rounds (with --time)")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        _child()
+        return
+    print(f"cowarray {ca.__version__}, NumPy {np.__version__}, Python {sys.version.split()[0]}")
+    if not args.time and shutil.which("valgrind") is None:
+        print("valgrind is not installed: timing instead (install it to count instructions)")
+        args.time = True
+    if args.time:
+        _report(time_statements(args.rounds), "seconds")
+    else:
+        _report(count_instructions(), "instructions")
+
+
+if __name__ == "__main__":
+    main()
