@@ -622,7 +622,7 @@ class Array:
                 if self._buf is buf and self._data is data:
                     return array
         try:
-            if kind is not int:
+            if kind is not int and kind is not slice:  # (both pass as they are)
                 key = _backend_index(self, key)
             view = self._data[key]
         except IndexError as error:
