@@ -10,9 +10,9 @@ old one poisoned), ``.at`` and ``[i]`` (an object each) and ``.set`` (the two
 reference counts the proof reads, the store, a new object).
 
 Each statement runs 2000 times in a function (its names are locals, as in
-``timeit``) and is counted under valgrind's callgrind, which gives the same
-count on every run: no timing noise, which on a shared 2-core machine moves
-the sub-microsecond rows by 30 %. Instructions are not time (a cache miss
+``timeit``) and is counted under valgrind's callgrind: two runs differ by
+tens of instructions per statement, where timings of these rows move by
+30 % on a shared 2-core machine. Instructions are not time (a cache miss
 costs hundreds of cycles), so ``--time`` times the same statements instead
 (best of interleaved rounds; what ``targets.py`` measures).
 
