@@ -61,6 +61,9 @@ class ViewWriteWarning(UserWarning):
     """
 
 
+_new_object = object.__new__
+
+
 class _Views:
     """The token every view of one family holds (and its first array, through
     :class:`_Family`): its reference count counts the family's live members."""
@@ -72,9 +75,7 @@ class _Family:
     """Held by the array a family's views were first taken from."""
 
     __slots__ = ("views",)
-
-    def __init__(self) -> None:
-        self.views = _Views()
+    views: _Views
 
 
 def views_token(source: Any) -> _Views:
@@ -84,7 +85,10 @@ def views_token(source: Any) -> _Views:
     if type(family) is _Views:
         return family
     if family is None:
-        family = source._family = _Family()
+        # Made without an __init__ call: every first view of an array makes one.
+        family = _new_object(_Family)
+        family.views = _Views()
+        source._family = family
     return family.views  # type: ignore[no-any-return]
 
 
