@@ -9,7 +9,7 @@
 # that benchmarks/gpu_site.sh prepares on a machine with network (it is put on
 # PYTHONPATH here, with pytest-xdist and pytest-timeout). No network: cowarray
 # runs from this checkout (PYTHONPATH), nothing is installed. Each step has a
-# time limit, so the whole script ends within about 8 minutes whatever hangs.
+# time limit, so the whole script ends within about 9 minutes whatever hangs.
 #
 # Run from anywhere: bash benchmarks/gpu_check.sh
 set -uo pipefail
@@ -89,4 +89,12 @@ timeout 100 "$PYTHON" benchmarks/gpu.py --quick >"$OUT/bench.log" 2>&1
 rc=$?
 note "== benchmarks/gpu.py --quick (exit $rc)"
 cat "$OUT/bench.log" >>"$SUMMARY"
+
+# 5. Every core for big arrays, on this machine's cores (the device machine has
+#    16; CI's has 2): the element-wise rows of benchmarks/targets.py.
+(cd benchmarks && timeout 60 "$PYTHON" -c "import targets; targets.bench_elementwise(3)") \
+    >"$OUT/cores.log" 2>&1
+rc=$?
+note "== element-wise on $(nproc) cores, benchmarks/targets.py's rows (exit $rc)"
+cat "$OUT/cores.log" >>"$SUMMARY"
 cat "$SUMMARY"
