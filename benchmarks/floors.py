@@ -58,15 +58,12 @@ def _inlined(signature: str, data: str, body: str = "") -> Any:
         "    made._family = None\n"
         "    return made\n"
     )
-    scope: dict[str, Any] = {"_object_new": _object_new, "_getrefcount": _getrefcount}
-    scope["_Floor"] = None  # bound below, once the class exists
-    exec(source, scope)
-    function = scope[signature.split("(")[0]]
-    _FLOOR_SCOPES.append(scope)
-    return function
+    exec(source, _FLOOR_GLOBALS)
+    return _FLOOR_GLOBALS[signature.split("(")[0]]
 
 
-_FLOOR_SCOPES: list[dict[str, Any]] = []
+#: The made functions' globals (``_Floor`` is entered once the class exists).
+_FLOOR_GLOBALS: dict[str, Any] = {"_object_new": _object_new, "_getrefcount": _getrefcount}
 
 
 class _FloorIndexer:
@@ -117,8 +114,7 @@ floor_reshape = _inlined("floor_reshape(x, shape)", "x._data.reshape(shape)")
 floor_move = _inlined(
     "floor_move(x)", "data", "    data = x._data\n    x._data = x._device = None\n"
 )
-for _scope in _FLOOR_SCOPES:
-    _scope["_Floor"] = _Floor
+_FLOOR_GLOBALS["_Floor"] = _Floor
 
 
 def _floor_of(data: np.ndarray) -> _Floor:
@@ -179,9 +175,8 @@ ROWS: list[tuple[str, str, str, str, float]] = [
 _REPEAT = 2000
 
 
-def _loop(statement: str) -> Any:
+def _loop(statement: str, names: dict[str, Any]) -> Any:
     """A function running ``statement`` n times, its names bound as locals."""
-    names = _names()
     used = [name for name in names if name in statement]
     source = "def run(n):\n"
     source += "".join(f"    {name} = names[{name!r}]\n" for name in used)
@@ -199,7 +194,8 @@ def _statements() -> list[str]:
 
 def _child() -> None:
     """Under callgrind: one ``eval`` per statement, each a dump of its own."""
-    runs = [_loop(statement) for statement in _statements()]
+    names = _names()
+    runs = [_loop(statement, names) for statement in _statements()]
     for run in runs:
         run(_REPEAT)  # specialize the bytecode before counting
     for run in runs:
@@ -242,7 +238,8 @@ def time_statements(rounds: int) -> dict[str, float]:
     """Seconds per run of each statement, the loop's own subtracted: the best
     of ``rounds`` interleaved rounds (drift hits every statement alike)."""
     statements = _statements()
-    runs = [_loop(statement) for statement in statements]
+    names = _names()
+    runs = [_loop(statement, names) for statement in statements]
     best = [float("inf")] * len(runs)
     for _ in range(rounds):
         for i, run in enumerate(runs):
