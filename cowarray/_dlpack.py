@@ -164,7 +164,10 @@ class _Regions:
         others = len(entries) - (besides in entries)
         if not others or not data.size:
             return False
-        for key, (reference, owner, exported, _) in tuple(entries.items()):
+        # dict.copy() is one step on every build (the free-threaded one locks
+        # the dict for it); iterating entries.items() while another thread adds
+        # or ends an entry raised RuntimeError on 3.13t.
+        for key, (reference, owner, exported, _) in entries.copy().items():
             if (
                 owner is backend
                 and key != besides

@@ -239,24 +239,57 @@ def test_two_threads_importing_one_ndarray_without_a_copy_never_both_alias_it() 
         for _ in range(400):
             source = np.zeros(8)
             results: list[list[ca.Array]] = [[], []]
+            errors: list[BaseException] = []
             barrier = threading.Barrier(2)
 
             def work(
                 i: int,
                 source: np.ndarray = source,
                 results: list[list[ca.Array]] = results,
+                errors: list[BaseException] = errors,
                 barrier: threading.Barrier = barrier,
             ) -> None:
                 barrier.wait()
-                results[i] = _zero_copy_imports(source, 1)
+                try:
+                    results[i] = _zero_copy_imports(source, 1)
+                except BaseException as error:  # an import must alias, copy or refuse
+                    errors.append(error)
 
             threads = [threading.Thread(target=work, args=(i,)) for i in range(2)]
             for thread in threads:
                 thread.start()
             for thread in threads:
                 thread.join()
+            assert not errors, f"an import raised {errors[0]!r}"
             imported = results[0] + results[1]
             assert len(imported) <= 1, f"{len(imported)} zero-copy aliases of one ndarray"
+
+
+def test_imports_racing_each_other_never_fail() -> None:
+    # Each import enters the boundary registry, checks the other entries and
+    # may take its own entry out again while other threads do the same.
+    # Iterating the registry while another thread changed it raised
+    # RuntimeError (dictionary changed size) on 3.13t.
+    errors: list[BaseException] = []
+
+    def work(source: np.ndarray, barrier: threading.Barrier) -> None:
+        barrier.wait()
+        try:
+            for _ in range(20):
+                _zero_copy_imports(source, 1)
+        except BaseException as error:  # an import must alias, copy or refuse
+            errors.append(error)
+
+    with switching_every_microsecond():
+        for _ in range(50):
+            barrier = threading.Barrier(4)
+            source = np.zeros(8)
+            threads = [threading.Thread(target=work, args=(source, barrier)) for _ in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+    assert not errors, f"{len(errors)} imports raised, the first {errors[0]!r}"
 
 
 @pytest.mark.parametrize("at", range(1, 9))
