@@ -8,10 +8,14 @@ a write through ``frame.f_locals``), and each must leave old ``x`` intact.
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import os
 import sys
 import sysconfig
 import threading
+import types
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -221,7 +225,10 @@ def test_a_write_through_f_locals_cannot_make_old_x_change() -> None:
 # -- the scalar store of an update nothing else can see (_at._store_taken) ---------------
 
 
-def _clone_every(shape: tuple[int, ...], clones: list[tuple[ca.Array, np.ndarray]]) -> None:
+_Clones = list[tuple[ca.Array, np.ndarray]]
+
+
+def _clone_every(shape: tuple[int, ...], clones: _Clones) -> None:
     """Lazy-clone every live Array of ``shape`` (as a gc walker could), noting its
     values; never a clone this attack made itself, and at most 5000 clones.
 
@@ -229,8 +236,12 @@ def _clone_every(shape: tuple[int, ...], clones: list[tuple[ca.Array, np.ndarray
     tuples still being built, and CPython's own ``tuple(generator)`` then fails
     with SystemError (seen on 3.11 in CI).
     """
+    _clone_each(gc.get_objects(), shape, clones)
+
+
+def _clone_each(candidates: list[Any], shape: tuple[int, ...], clones: _Clones) -> None:
     made = {id(clone) for clone, _ in clones}
-    for found in [o for o in gc.get_objects() if type(o) is ca.Array and id(o) not in made]:
+    for found in [o for o in candidates if type(o) is ca.Array and id(o) not in made]:
         if len(clones) >= 5000:
             return
         try:
@@ -252,13 +263,54 @@ def _under_construction(array: ca.Array) -> bool:
     return not any(hasattr(array, name) for name in ca.Array.__slots__)
 
 
-def test_a_gc_walker_cloning_the_temporary_of_a_scalar_update_keeps_its_clone() -> None:
+@contextlib.contextmanager
+def _at_every_call_into_cowarray(shape: tuple[int, ...], clones: _Clones) -> Iterator[None]:
+    """As each function of cowarray starts, lazy-clone every Array of ``shape``
+    that a local of a running frame holds (a profiler can), as _clone_every does.
+
+    From 3.12 a gc callback runs only where a new allocation scheduled a
+    collection, so it may miss the gap a broken update leaves; a profiler
+    reaches every call on every CPython.
+    """
+    package = os.path.dirname(ca.__file__)
+
+    def on_event(frame: types.FrameType, event: str, arg: object) -> None:
+        if event != "call" or not frame.f_code.co_filename.startswith(package):
+            return
+        sys.setprofile(None)  # the walk itself is not walked
+        try:
+            found: list[Any] = []
+            caller: types.FrameType | None = frame
+            while caller is not None:
+                found += caller.f_locals.values()
+                caller = caller.f_back
+            _clone_each(found, shape, clones)
+        finally:
+            sys.setprofile(on_event)
+
+    sys.setprofile(on_event)
+    try:
+        yield
+    finally:
+        sys.setprofile(None)
+
+
+@pytest.mark.parametrize("walker", ["gc callback", "profiler"])
+def test_a_gc_walker_cloning_the_temporary_of_a_scalar_update_keeps_its_clone(
+    walker: str,
+) -> None:
     # The store of move(x).at[i].set(v) is made in place only while nothing
-    # holds a record of the memory: a clone made during the update (here by
-    # a gc callback at every allocation) must keep the values it was made with.
+    # holds a record of the memory: a clone made during the update (by a gc
+    # callback at every collection, or a profiler at every call into
+    # cowarray) must keep the values it was made with.
     clones: list[tuple[ca.Array, np.ndarray]] = []
     shape = (331,)
-    with gc_callback(lambda: _clone_every(shape, clones)):
+    walking = (
+        gc_callback(lambda: _clone_every(shape, clones))
+        if walker == "gc callback"
+        else _at_every_call_into_cowarray(shape, clones)
+    )
+    with walking:
         x = ca.zeros(shape)
         for i in range(20):
             x = ca.move(x).at[i].set(float(i + 1))
