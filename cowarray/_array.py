@@ -627,15 +627,32 @@ class Array:
             view = self._data[key]
         except IndexError as error:
             raise index_out_of_range(error, self.shape) from None
+        if type(view) is not type(self._data):
+            # A backend scalar (NumPy's a[i] of a 1-D array) is a copy
+            # already: a fresh 0-d array, without _wrap's view tests.
+            return new_array(self._device.backend.asarray(view), None, self._device)
         return _view_of(self, view)
 
     def __setitem__(self, key: Any, value: Operand, /) -> None:
         try:
+            # A private, writable view and a scalar of a fitting kind: the core
+            # already decided there is nothing to copy. From the read of
+            # ``_fast_write`` to the store nothing may let another thread or a
+            # gc callback in (a clone would then see the store): no call, no
+            # backward jump, and a key that runs no Python code (an int, or a
+            # tuple of ints tested *before* the read).
+            # tests/hostile/test_threads_and_gc_never_alias.py checks the bytecode.
             if type(key) is int and type(value) in self._fast_write:
-                # A private, writable view and a scalar of a fitting kind: the
-                # core already decided there is nothing to copy.
                 self._data[key] = value
                 return
+            if type(key) is tuple:
+                for part in key:
+                    if type(part) is not int:
+                        break
+                else:
+                    if type(value) in self._fast_write:  # x[i, j] = v
+                        self._data[key] = value
+                        return
             if _PENDING:
                 _view_writes.settle(self, value)
             index = _backend_index(self, key)
@@ -971,7 +988,12 @@ def _backend_index(array: Array, key: Any) -> Any:
     if kind is int or kind is slice:
         return key
     if kind is tuple:
-        index = tuple(index_component(array, part) for part in key)
+        index = key  # a tuple of basic parts passes as it is (most of x[i, j]'s cost)
+        for part in key:
+            kind = type(part)
+            if kind is not int and kind is not slice and part is not None and part is not Ellipsis:
+                index = tuple([index_component(array, part) for part in key])
+                break
     else:
         index = index_component(array, key)
     backend = array._device.backend

@@ -194,6 +194,34 @@ def test_sole_owner_writes_without_copying(copies: Any) -> None:
     assert float(big[0]) == 6.0
 
 
+def test_element_writes_of_a_private_2d_array_copy_nothing_and_leave_clones(
+    copies: Any,
+) -> None:
+    # x[i, j] = v skips the core once it has shown x private (as x[i] = v
+    # does): the model with eager copies must still hold, clones included.
+    x = ca.zeros((4, 5))
+    model = np.zeros((4, 5))
+    before = ca.cow_info(x).buffer_id
+    for i, j, v in [(0, 0, 1.0), (3, 4, 2.0), (-1, 0, 3.0), (2, -2, 4.0)]:
+        x[i, j] = v
+        model[i, j] = v
+    assert_equal_to_model(x, model)
+    assert ca.cow_info(x).buffer_id == before
+    assert copies.copies == 0
+    kept = ca.lazy_clone(x)
+    kept_model = model.copy()
+    x[1, 1] = 5.0  # shared now: this write copies, the clone keeps its values
+    model[1, 1] = 5.0
+    x[1, 2] = 6.0  # private again: in place
+    model[1, 2] = 6.0
+    assert_equal_to_model(x, model)
+    assert_equal_to_model(kept, kept_model)
+    assert copies.copies == 1
+    with pytest.raises(IndexError, match="out of"):
+        x[4, 0] = 7.0
+    assert_equal_to_model(x, model)
+
+
 def test_last_holder_takes_the_buffer(copies: Any) -> None:
     x = ca.zeros(1000)
     y = ca.lazy_clone(x)
@@ -238,6 +266,7 @@ def test_broadcast_view_is_expanded_before_a_write(copies: Any) -> None:
         (10, 1.0, IndexError),
         ((0, 0), 1.0, IndexError),
         (1.5, 1.0, IndexError),
+        ((0, 5), 1.0, IndexError),
         (0, "text", TypeError),
         (0, 1.5 + 2j, TypeError),
         (slice(None), np.ones(3), ValueError),
@@ -246,9 +275,11 @@ def test_broadcast_view_is_expanded_before_a_write(copies: Any) -> None:
 def test_failed_write_changes_nothing(
     key: Any, value: Any, error: type[Exception], copies: Any
 ) -> None:
-    for shared in (False, True):
+    for state in ("fresh", "written in place once", "shared"):
         x = ca.asarray([1.0, 2.0, 3.0, 4.0])
-        clone = ca.lazy_clone(x) if shared else None
+        if state == "written in place once":
+            x[0] = 1.0  # later scalar writes skip the core: they must fail as cleanly
+        clone = ca.lazy_clone(x) if state == "shared" else None
         info = ca.cow_info(x)
         with pytest.raises(error):
             x[key] = value
