@@ -757,6 +757,19 @@ def _fast_writes(array: Array) -> frozenset[type]:
     """The scalar types a plain ``x[i] = v`` may write without the core once
     the core has shown ``array``'s view private and writable.
 
+    None for an array derived as a view: each of its writes must reach
+    ``_view_writes``, which warns while its family lives (rule 1), not only
+    the first. Otherwise :func:`storable_scalars`.
+    """
+    if type(array._family) is _VIEWS:
+        return _NO_FAST_WRITE
+    return storable_scalars(array)
+
+
+def storable_scalars(array: Array) -> frozenset[type]:
+    """The Python scalar types that NumPy stores into ``array`` as they are,
+    running no Python code and raising nothing after the store.
+
     None for a backend that orders each write after copies still reading the
     memory (CuPy's streams: it must see every write), and none that NumPy
     could only store with a floating-point error (a Python float into

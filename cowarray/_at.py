@@ -25,11 +25,11 @@ from . import _cow, _last_use
 from ._array import (
     DONATED,
     Array,
-    _fast_writes,
     backend_value,
     lazy_clone,
     may_view,
     new_array,
+    storable_scalars,
 )
 from ._devices import CPU
 from ._errors import article, index_out_of_range
@@ -555,12 +555,12 @@ def _update_of(x: Array, op: str) -> Callable[..., Any]:
     return functools.partial(x._device.backend.index_update, op=op)
 
 
-# device -> dtype -> what _fast_writes(x) says for arrays of that dtype there
+# device -> dtype -> what storable_scalars(x) says for arrays of that dtype there
 _STORED_AS_IS: Final[dict[object, dict[object, frozenset[type]]]] = {}
 
 
 def _stored_as_is(x: Array) -> frozenset[type]:
-    """``_fast_writes(x)``, remembered per device and dtype (it depends on
+    """``storable_scalars(x)``, remembered per device and dtype (it depends on
     nothing else, and computing it was a fifth of an update's cost)."""
     by_dtype = _STORED_AS_IS.get(x._device)
     if by_dtype is None:
@@ -568,7 +568,7 @@ def _stored_as_is(x: Array) -> frozenset[type]:
     dtype = x._data.dtype
     stored = by_dtype.get(dtype)
     if stored is None:
-        stored = by_dtype[dtype] = _fast_writes(x)
+        stored = by_dtype[dtype] = storable_scalars(x)
     return stored
 
 
@@ -577,7 +577,7 @@ def _store_taken(x: Array, key: int, value: Any) -> Array | None:
     ``x[key] = value`` stored in place: the whole cost of ``move(x).at[i].set(v)``.
 
     ``value`` is an exact Python scalar of a kind ``x``'s dtype stores as is
-    (``_fast_writes``), so the store runs no Python code (no gc callback,
+    (``storable_scalars``), so the store runs no Python code (no gc callback,
     no ``__index__``, no thread switch) and the core can make it under its
     lock. None when anything is unusual (``key`` out of range, memory that
     is shared, read-only or broadcast, a value that does not fit): ``x`` is

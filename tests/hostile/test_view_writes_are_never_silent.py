@@ -126,6 +126,29 @@ def test_writes_whose_result_is_numpys_never_warn(body: Any) -> None:
     assert caught == []
 
 
+def _writes_through_views_again(xp: Any) -> Any:
+    x = xp.zeros((3, 4))
+    v = x[1]
+    v[0] = 1.0
+    v[1] = 2.0  # v is private by now: its writes could skip the core
+    m = x[1:]
+    m[0, 2] = 3.0
+    m[0, 3] = 4.0
+    t = x[0]
+    t += 1
+    t += 1
+    return x
+
+
+def test_every_write_through_a_view_warns_not_only_the_first() -> None:
+    # The first write copies the view's memory, and later scalar writes of
+    # a private array skip the core: not those of a view, which must warn.
+    caught, result = _run(_writes_through_views_again)
+    assert not np.array_equal(np.asarray(result, copy=True), _writes_through_views_again(np))
+    lines = [w.lineno for w in caught]
+    assert len(lines) == 6 and len(set(lines)) == 6, lines
+
+
 def test_writing_the_base_while_a_view_lives_does_not_warn() -> None:
     # cowarray code does this all the time; the row keeps its value (rule 1)
     caught, (x, row) = _run(_writing_the_base_while_views_live)
