@@ -757,11 +757,13 @@ def _fast_writes(array: Array) -> frozenset[type]:
     """The scalar types a plain ``x[i] = v`` may write without the core once
     the core has shown ``array``'s view private and writable.
 
-    None for an array derived as a view: each of its writes must reach
-    ``_view_writes``, which warns while its family lives (rule 1), not only
-    the first. Otherwise :func:`storable_scalars`.
+    None for an array derived as a view while another of its family lives:
+    each of its writes must then reach ``_view_writes``, which warns (rule 1),
+    not only the first. Once the rest of its family has died none can come
+    back, and a new one (a view of this array) empties the set as any share
+    does. Otherwise :func:`storable_scalars`.
     """
-    if type(array._family) is _VIEWS:
+    if _view_writes.lives_beside_its_family(array):
         return _NO_FAST_WRITE
     return storable_scalars(array)
 

@@ -10,6 +10,7 @@ dead base, explicit values, and bad input.
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -147,6 +148,30 @@ def test_every_write_through_a_view_warns_not_only_the_first() -> None:
     assert not np.array_equal(np.asarray(result, copy=True), _writes_through_views_again(np))
     lines = [w.lineno for w in caught]
     assert len(lines) == 6 and len(set(lines)) == 6, lines
+
+
+def _a_view_that_outlives_its_family(xp: Any) -> Any:
+    v = xp.zeros((3, 4))[1]  # its base dies at once
+    v[0] = 1.0
+    v[1] = 2.0  # no other array sees this in NumPy either: silent, and fast
+    w = v[2:]
+    v[3] = 3.0  # w would see this in NumPy: warns
+    return v, w
+
+
+def test_a_view_warns_again_once_a_view_of_it_lives() -> None:
+    # A view whose family died gets the unchecked scalar write back; a new
+    # view of it must take that away again, or its writes go silent.
+    caught, (v, w) = _run(_a_view_that_outlives_its_family)
+    source, first = inspect.getsourcelines(_a_view_that_outlives_its_family)
+    warns = first + next(i for i, line in enumerate(source) if line.endswith("warns\n"))
+    assert [c.lineno for c in caught] == [warns]
+    assert host_values(v) == [1.0, 2.0, 0.0, 3.0] and host_values(w) == [0.0, 0.0]
+    assert _a_view_that_outlives_its_family(np)[1].tolist() == [0.0, 3.0]  # NumPy's w
+
+
+def host_values(x: ca.Array) -> list[float]:
+    return list(np.asarray(x, copy=True).tolist())
 
 
 def test_writing_the_base_while_a_view_lives_does_not_warn() -> None:
