@@ -1005,8 +1005,7 @@ def _backend_index(array: Array, key: Any) -> Any:
     if kind is tuple:
         index = key  # a tuple of basic parts passes as it is (most of x[i, j]'s cost)
         for part in key:
-            kind = type(part)
-            if kind is not int and kind is not slice and part is not None and part is not Ellipsis:
+            if type(part) not in _BASIC_PARTS:
                 index = tuple([index_component(array, part) for part in key])
                 break
     else:
@@ -1017,9 +1016,13 @@ def _backend_index(array: Array, key: Any) -> Any:
     return index
 
 
+#: The index parts the backend takes as they are.
+_BASIC_PARTS: Final = frozenset({int, slice, types.NoneType, types.EllipsisType})
+
+
 def index_component(array: Array, part: Any) -> Any:
     kind = type(part)
-    if kind is int or kind is slice or part is None or part is Ellipsis:
+    if kind in _BASIC_PARTS:
         return part
     if kind is Array:
         if part._device is not array._device:

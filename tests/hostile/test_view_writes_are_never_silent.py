@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _attack import host
 
 import cowarray as ca
 
@@ -166,12 +167,8 @@ def test_a_view_warns_again_once_a_view_of_it_lives() -> None:
     source, first = inspect.getsourcelines(_a_view_that_outlives_its_family)
     warns = first + next(i for i, line in enumerate(source) if line.endswith("warns\n"))
     assert [c.lineno for c in caught] == [warns]
-    assert host_values(v) == [1.0, 2.0, 0.0, 3.0] and host_values(w) == [0.0, 0.0]
+    assert host(v).tolist() == [1.0, 2.0, 0.0, 3.0] and host(w).tolist() == [0.0, 0.0]
     assert _a_view_that_outlives_its_family(np)[1].tolist() == [0.0, 3.0]  # NumPy's w
-
-
-def host_values(x: ca.Array) -> list[float]:
-    return list(np.asarray(x, copy=True).tolist())
 
 
 def test_writing_the_base_while_a_view_lives_does_not_warn() -> None:
