@@ -26,11 +26,13 @@ from __future__ import annotations
 import argparse
 import glob
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -175,12 +177,20 @@ ROWS: list[tuple[str, str, str, str, float]] = [
 _REPEAT = 2000
 
 
-def _loop(statement: str, names: dict[str, Any]) -> Any:
-    """A function running ``statement`` n times, its names bound as locals."""
-    used = [name for name in names if name in statement]
+def _mentions(text: str, name: str) -> bool:
+    """Whether ``text`` uses ``name`` (not as a part of a longer name or attribute)."""
+    return re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", text) is not None
+
+
+def _loop(statement: str, names: dict[str, Any], before: str = "", after: str = "") -> Any:
+    """A function running ``statement`` n times, its names bound as locals;
+    ``before`` and ``after`` (a statement each, or nothing) run once around the loop."""
+    used = [name for name in names if _mentions(f"{before}\n{statement}\n{after}", name)]
     source = "def run(n):\n"
     source += "".join(f"    {name} = names[{name!r}]\n" for name in used)
+    source += f"    {before}\n" if before else ""
     source += f"    for _ in range(n):\n        {statement}\n"
+    source += f"    {after}\n" if after else ""
     # (written back: the update rebinds its name to the new array)
     source += "".join(f"    names[{name!r}] = {name}\n" for name in used)
     scope: dict[str, Any] = {"names": names}
@@ -188,14 +198,23 @@ def _loop(statement: str, names: dict[str, Any]) -> Any:
     return scope["run"]
 
 
+#: statement -> the (before, after) its loop runs around it (see ``_loop``)
+Around = dict[str, tuple[str, str]]
+
+
+def _loops(statements: list[str], names: dict[str, Any], around: Around | None) -> list[Any]:
+    around = around or {}
+    return [_loop(s, names, *around.get(s, ("", ""))) for s in statements]
+
+
 def _statements() -> list[str]:
     return ["pass"] + [statement for row in ROWS for statement in row[1:4]]
 
 
-def _child() -> None:
-    """Under callgrind: one ``eval`` per statement, each a dump of its own."""
-    names = _names()
-    runs = [_loop(statement, names) for statement in _statements()]
+def run_child(statements: list[str], names: dict[str, Any], around: Around | None = None) -> None:
+    """Under callgrind: one ``eval`` per statement, each a dump of its own.
+    ``statements`` as given to ``count_instructions``, ``"pass"`` first."""
+    runs = _loops(statements, names, around)
     for run in runs:
         run(_REPEAT)  # specialize the bytecode before counting
     for run in runs:
@@ -203,9 +222,10 @@ def _child() -> None:
     eval("0")  # the end marker: the dumps before it are the statements'
 
 
-def count_instructions() -> dict[str, float]:
-    """Instructions per run of each statement, the loop's own subtracted."""
-    statements = _statements()
+def count_instructions(statements: list[str], child: list[str]) -> dict[str, float]:
+    """Instructions per run of each statement (``"pass"`` first: the loop's
+    own, subtracted), counted under callgrind in ``child`` (a command that
+    calls ``run_child`` with the same statements)."""
     with tempfile.TemporaryDirectory() as folder:
         command = [
             "valgrind",
@@ -213,9 +233,7 @@ def count_instructions() -> dict[str, float]:
             "--toggle-collect=builtin_eval",
             "--dump-after=builtin_eval",
             f"--callgrind-out-file={folder}/out",
-            sys.executable,
-            os.path.abspath(__file__),
-            "--child",
+            *child,
         ]
         environment = dict(os.environ, PYTHONHASHSEED="0")
         subprocess.run(command, check=True, capture_output=True, env=environment)
@@ -234,12 +252,13 @@ def _summary(dump: str) -> int:
     raise RuntimeError(f"{dump}: no summary line")
 
 
-def time_statements(rounds: int) -> dict[str, float]:
-    """Seconds per run of each statement, the loop's own subtracted: the best
-    of ``rounds`` interleaved rounds (drift hits every statement alike)."""
-    statements = _statements()
-    names = _names()
-    runs = [_loop(statement, names) for statement in statements]
+def time_statements(
+    statements: list[str], names: dict[str, Any], rounds: int, around: Around | None = None
+) -> dict[str, float]:
+    """Seconds per run of each statement (``"pass"`` first: the loop's own,
+    subtracted): the best of ``rounds`` interleaved rounds (drift hits every
+    statement alike)."""
+    runs = _loops(statements, names, around)
     best = [float("inf")] * len(runs)
     for _ in range(rounds):
         for i, run in enumerate(runs):
@@ -264,23 +283,46 @@ def _report(values: dict[str, float], unit: str) -> None:
         )
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--time", action="store_true", help="time instead of counting")
-    parser.add_argument("--rounds", type=int, default=15, help="timed rounds (with --time)")
+def arguments(
+    description: str, flag: str, flag_help: str, rounds_help: str, argv: list[str] | None
+) -> argparse.Namespace:
+    """The command line of a script that counts or times: ``flag`` (the
+    other mode), ``--rounds`` and the hidden ``--child`` (under callgrind)."""
+    parser = argparse.ArgumentParser(description=description.splitlines()[0])
+    parser.add_argument(flag, action="store_true", help=flag_help)
+    parser.add_argument("--rounds", type=int, default=15, help=rounds_help)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def measure(
+    statements: list[str],
+    names: Callable[[], dict[str, Any]],
+    count: bool,
+    rounds: int,
+    script: str,
+    around: Around | None = None,
+) -> tuple[dict[str, float], str]:
+    """Each statement's instructions (``count``, where valgrind is installed;
+    ``script --child`` runs them) or seconds, and the unit."""
+    if count and shutil.which("valgrind") is None:
+        print("valgrind is not installed: timing instead (install it to count instructions)")
+        count = False
+    if count:
+        child = [sys.executable, os.path.abspath(script), "--child"]
+        return count_instructions(statements, child), "instructions"
+    return time_statements(statements, names(), rounds, around), "seconds"
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = arguments(
+        __doc__, "--time", "time instead of counting", "timed rounds (with --time)", argv
+    )
     if args.child:
-        _child()
+        run_child(_statements(), _names())
         return
     print(f"cowarray {ca.__version__}, NumPy {np.__version__}, Python {sys.version.split()[0]}")
-    if not args.time and shutil.which("valgrind") is None:
-        print("valgrind is not installed: timing instead (install it to count instructions)")
-        args.time = True
-    if args.time:
-        _report(time_statements(args.rounds), "seconds")
-    else:
-        _report(count_instructions(), "instructions")
+    _report(*measure(_statements(), _names, not args.time, args.rounds, __file__))
 
 
 if __name__ == "__main__":
