@@ -17,7 +17,12 @@ How the values stay values:
 - A result that views an input joins that input's buffer (``np.transpose``,
   ``np.ravel``); other results are fresh.
 - ``out=``: a cowarray Array is written through the copy-on-write path; an
-  ndarray receives the values (``np.copyto``), never an alias.
+  ndarray receives the values (``np.copyto``), never an alias; a None entry
+  of an ``out=`` tuple gets a fresh Array, as NumPy allocates one there.
+  All or nothing: NumPy computes into scratch arrays of the outs' shapes and
+  dtypes (so it checks every out by its own rules), and the outs are written
+  only once every result is in, so a refused out, or a floating-point error,
+  leaves every array as it was.
 - ``np.shares_memory`` / ``np.may_share_memory`` between two cowarray
   arrays answer False: two values never alias (a write to one never shows in
   the other; ``cowarray.shares_buffer`` tells the physical fact). Between a
@@ -107,18 +112,19 @@ def _unwrap(value: Any, device: Any, sources: list[Array]) -> Any:
         return tuple([_unwrap(v, device, sources) for v in value])
     if kind is dict:
         return {k: _unwrap(v, device, sources) for k, v in value.items()}
-    if (
-        not isinstance(value, np.ndarray)
-        and (
-            getattr(type(value), "__array_ufunc__", None) is not None
-            or hasattr(type(value), "__array_function__")
-        )
-        and not isinstance(value, np.generic)
-    ):
+    if not isinstance(value, np.ndarray) and _has_own_protocol(value):
         raise _Unknown
     if isinstance(value, np.ndarray) and device.kind != "cpu":
         return device.backend.asarray(value)  # read as an input on the device
     return value
+
+
+def _has_own_protocol(value: Any) -> bool:
+    """Whether ``value``'s type takes NumPy's calls itself (Dask, xarray; not NumPy's scalars)."""
+    kind = type(value)
+    return (
+        getattr(kind, "__array_ufunc__", None) is not None or hasattr(kind, "__array_function__")
+    ) and not isinstance(value, np.generic)
 
 
 def _readable(array: Array, device: Any) -> Any:
@@ -153,20 +159,169 @@ def _check_holdable(result: Any) -> None:
         )
 
 
-def _write_out(out: Any, result: Any) -> Any:
-    """Put ``result`` into ``out``: a cowarray Array through copy-on-write, an ndarray by value."""
-    if type(out) is Array:
-        out[...] = result
-        return out
-    np.copyto(out, np.asarray(result))
-    return out
-
-
 def _split_out(kwargs: dict[str, Any]) -> tuple[Any, ...] | None:
+    """Pop ``out=`` from ``kwargs``: its entries as a tuple, or None when there is none.
+
+    A None entry asks for that result to be allocated, as in NumPy
+    (``np.frexp(x, out=(x, None))``).
+    """
     out = kwargs.pop("out", None)
     if out is None:
         return None
     return out if isinstance(out, tuple) else (out,)
+
+
+def _check_outs(outs: tuple[Any, ...], name: str, count: int | None) -> None:
+    """Refuse, before anything is computed or written, an out that can never be written.
+
+    ``count`` is how many entries ``out=`` must have (a ufunc's outputs), or
+    None to leave that to the function. What depends on the results (shape,
+    dtype) NumPy checks itself, on the scratch arrays of :func:`_into_outs`.
+    """
+    if count is not None and len(outs) != count:
+        # NumPy's own words: it checks this before dispatch, a direct call does not
+        raise ValueError(
+            f"The 'out' tuple must have exactly one entry per ufunc output: {name} has "
+            f"{count}, got {len(outs)}; nothing was written"
+        )
+    for place, out in enumerate(outs):
+        if out is None:
+            continue
+        if type(out) is Array:
+            out._data.shape  # noqa: B018  (a moved-from array raises its clear error here)
+        elif isinstance(out, np.ndarray):
+            if not out.flags.writeable:
+                raise ValueError(
+                    f"{name}: out[{place}] is a read-only NumPy array (NumPy: output array "
+                    "is read-only); nothing was written. Pass a writable array there, or None "
+                    "to allocate that result"
+                )
+        elif _has_own_protocol(out):
+            raise _Unknown  # a Dask or xarray out: its library takes the call (NEP 13/18)
+        else:
+            raise TypeError(
+                f"{name}: out[{place}] must be a cowarray Array, a NumPy array, or None to "
+                f"allocate that result, got {type(out).__name__}; nothing was written"
+            )
+
+
+def _scratch(out: Any, device: Any, keep_values: bool) -> Any:
+    """The array NumPy writes in place of ``out`` (None stays None: NumPy allocates).
+
+    Of ``out``'s shape and dtype, so that NumPy checks ``out`` by its own rules;
+    with ``out``'s values when the call may leave some (``where=``).
+    """
+    if out is None:
+        return None
+    backend = device.backend
+    data = out._data if type(out) is Array else out
+    if device.kind != "cpu" and type(out) is not Array:
+        return backend.asarray(data)  # a NumPy out of a device call: its values, on the device
+    if keep_values:
+        return backend.copy(data)
+    return backend.xp.empty(data.shape, dtype=data.dtype)
+
+
+def _write_out(out: Any, scratch: Any, device: Any) -> None:
+    """Put NumPy's result into ``out``: a cowarray Array through copy-on-write, an ndarray
+    by value. It has ``out``'s shape and dtype already: no cast or shape check can refuse."""
+    if type(out) is Array:
+        out[...] = fresh(scratch, device)
+    else:
+        np.copyto(out, device.backend.to_numpy(scratch))
+
+
+def _into_outs(
+    call: Callable[..., Any],
+    args: Any,
+    kwargs: dict[str, Any],
+    outs: tuple[Any, ...],
+    as_tuple: bool,
+    device: Any,
+    sources: tuple[Array, ...],
+    name: str,
+    hint: str = "",
+) -> Any:
+    """``call(*args, out=outs, **kwargs)`` with NumPy's results, all or nothing.
+
+    NumPy writes scratch arrays of the outs' shapes and dtypes, so it checks
+    every out by its own rules (broadcasting, the call's casting rule) and
+    reports floating-point errors before any array of the caller's changed;
+    only once every result is in are the outs written. The result is
+    NumPy's, with each out in its place and a fresh Array where ``out=``
+    held None.
+    """
+    keep_values = "where" in kwargs  # where= leaves an out's values where it is False
+    scratches = tuple([_scratch(out, device, keep_values) for out in outs])
+    try:
+        result = call(*args, out=scratches if as_tuple else scratches[0], **kwargs)
+    except (TypeError, ValueError) as error:
+        clearer = _refusal(error, call, args, kwargs, outs, name, hint)
+        if clearer is None:
+            raise
+        raise clearer from error
+    returned = _returned(result, outs, scratches, device, sources)  # may refuse a dtype
+    for out, scratch in zip(outs, scratches, strict=True):
+        if out is not None:
+            _write_out(out, scratch, device)
+    return returned
+
+
+def _returned(
+    result: Any, outs: tuple[Any, ...], scratches: tuple[Any, ...], device: Any, sources: Any
+) -> Any:
+    """NumPy's ``result`` with each scratch array replaced by its out, the rest wrapped."""
+    if result is scratches[0]:  # the common case: one out, which NumPy returns
+        return outs[0]
+    if isinstance(result, tuple):
+        return tuple(_returned(r, outs, scratches, device, sources) for r in result)
+    for out, scratch in zip(outs, scratches, strict=True):
+        if scratch is not None and result is scratch:
+            return out
+    return _wrapped(result, device, sources)
+
+
+def _refusal(
+    error: Exception,
+    call: Callable[..., Any],
+    args: Any,
+    kwargs: dict[str, Any],
+    outs: tuple[Any, ...],
+    name: str,
+    hint: str,
+) -> Exception | None:
+    """A clearer error for an ``out=`` NumPy refused, or None when the call fails anyway.
+
+    The same call allocating its results tells whether the outs were the
+    problem, and what each out was given beside what its result needs (this
+    runs only when the call failed). Which rule refused is NumPy's to say:
+    element-wise calls cast into an out under 'same_kind' and broadcast to
+    it, reductions want its exact dimensions, some functions want one array.
+    """
+    # One None per place for a ufunc of several outputs; a plain None where
+    # there is one (NumPy's reductions and functions refuse (None,)).
+    no_outs = tuple(None for _ in outs) if len(outs) > 1 else None
+    try:
+        with np.errstate(all="ignore"):  # the caller's call warned of nothing: nor does this
+            results = call(*args, out=no_outs, **kwargs)
+    except Exception:  # not about the outs: NumPy's error as it is
+        return None
+    results = results if isinstance(results, tuple) else (results,)
+    places = []
+    for place, (out, result) in enumerate(zip(outs, results, strict=False)):
+        if out is not None:
+            given = out._data if type(out) is Array else out
+            places.append(
+                f"out[{place}] is {given.dtype} of shape {tuple(given.shape)} for a result of "
+                f"{getattr(result, 'dtype', '?')} of shape {tuple(getattr(result, 'shape', ()))}"
+            )
+    kind = TypeError if isinstance(error, TypeError) else ValueError
+    return kind(
+        f"{name}: NumPy refused out=: {error}; nothing was written ({'; '.join(places)}). "
+        "Pass, in each place of out=, an array of its result's shape and of a dtype the "
+        "result casts to ('same_kind' for element-wise calls, unless casting= says "
+        f"otherwise), or None there to allocate that result{hint}"
+    )
 
 
 _NOT_PLAIN: Final = object()
@@ -215,20 +370,20 @@ def array_ufunc(self: Array, ufunc: Any, method: str, *inputs: Any, **kwargs: An
     try:
         if method == "at":
             return _ufunc_at(ufunc, *inputs, **kwargs)
+        name = f"np.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
         outs = _split_out(kwargs)
+        if outs is not None:
+            _check_outs(outs, name, ufunc.nout)
         device = _common_device(inputs, outs or ())
         sources: list[Array] = []
         args = _unwrap(inputs, device, sources)
         kwargs = _unwrap(kwargs, device, sources)
     except _Unknown:
         return NotImplemented
-    result = getattr(ufunc, method)(*args, **kwargs)
-    wrapped = _wrapped(result, device, tuple(sources))
+    call = getattr(ufunc, method)
     if outs is None:
-        return wrapped
-    results = wrapped if isinstance(wrapped, tuple) else (wrapped,)
-    written = tuple(_write_out(o, r) for o, r in zip(outs, results, strict=True))
-    return written if isinstance(wrapped, tuple) else written[0]
+        return _wrapped(call(*args, **kwargs), device, tuple(sources))
+    return _into_outs(call, args, kwargs, outs, True, device, tuple(sources), name)
 
 
 def _ufunc_at(ufunc: Any, target: Any, indices: Any, *values: Any) -> None:
@@ -276,9 +431,14 @@ def array_function(
         if result is not _NOT_PLAIN:
             return result
     kwargs = dict(kwargs)
+    name = f"np.{getattr(func, '__name__', func)}"
+    out_is_tuple = isinstance(kwargs.get("out"), tuple)  # NumPy decides if it takes one
     try:
         outs = _split_out(kwargs)
-        device = _common_device((self, args), kwargs)  # self: NEP 35 like= drops it
+        if outs is not None:
+            _check_outs(outs, name, None)
+        # self: NEP 35 like= drops it
+        device = _common_device((self, args, outs or ()), kwargs)
         if func in _WRITES_FIRST_ARGUMENT:
             return _write_first_argument(func, device, args, kwargs)
         sources: list[Array] = []
@@ -287,11 +447,21 @@ def array_function(
     except _Unknown:
         return NotImplemented
     implementation = getattr(func, "_implementation", func) if device.kind == "cpu" else func
-    result = implementation(*call_args, **call_kwargs)
-    wrapped = _wrapped(result, device, tuple(sources))
     if outs is None:
-        return wrapped
-    return _write_out(outs[0], wrapped)
+        return _wrapped(implementation(*call_args, **call_kwargs), device, tuple(sources))
+    # (ufunc-based functions such as np.clip take a tuple; the others one array)
+    hint = f"; {name} may want out= as one array, not a tuple" if out_is_tuple else ""
+    return _into_outs(
+        implementation,
+        call_args,
+        call_kwargs,
+        outs,
+        out_is_tuple,
+        device,
+        tuple(sources),
+        name,
+        hint,
+    )
 
 
 def _write_first_argument(func: Any, device: Any, args: Any, kwargs: Any) -> None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 from typing import NamedTuple
 
+import numpy as np
+
 from . import _cow
 from ._backends import _pages
 from ._backends.numpy import NUMPY_BACKEND
@@ -68,18 +70,29 @@ def set_page_cow(enabled: bool, threshold: int | None = None) -> PageCow:
     Parameters
     ----------
     enabled : bool
-        On or off. On a platform without memfd and ``/proc/self/pagemap``
-        (anything but Linux) it stays off.
+        On or off: ``True`` or ``False`` (a NumPy bool too, as a comparison
+        of arrays gives one). On a platform without memfd and
+        ``/proc/self/pagemap`` (anything but Linux) it stays off.
     threshold : int, optional
         Smallest view, and smallest copy, in bytes, that page copy-on-write
         serves (default: unchanged; initially :data:`DEFAULT_THRESHOLD`, or
         the environment's ``COWARRAY_PAGE_COW_THRESHOLD``). 0 serves every
-        array (for tests: each big enough copy holds a file descriptor).
+        array (for tests: each big enough copy holds a file descriptor). A
+        Python or NumPy integer, not a bool.
 
     Returns
     -------
     PageCow
         The settings before this call, to restore them.
+
+    Raises
+    ------
+    TypeError
+        If ``enabled`` is not a bool (``"yes"``, ``1`` and ``None`` are not:
+        a string would turn it on whatever it says), or ``threshold`` is
+        not an integer. Nothing changes.
+    ValueError
+        If ``threshold`` is negative. Nothing changes.
 
     Examples
     --------
@@ -97,10 +110,14 @@ def set_page_cow(enabled: bool, threshold: int | None = None) -> PageCow:
     >>> _ = ca.set_page_cow(*before)
     """
     global _settings
-    if threshold is not None and (
-        isinstance(threshold, bool) or not isinstance(threshold, int) or threshold < 0
-    ):
-        raise ValueError(f"threshold must be an int >= 0 (bytes), got {threshold!r}")
+    # Both checked before anything changes.
+    if not isinstance(enabled, (bool, np.bool_)):
+        raise TypeError(
+            f"set_page_cow: enabled must be a bool (True or False), got "
+            f"{type(enabled).__name__} {enabled!r}"
+        )
+    if threshold is not None:
+        threshold = _checked_threshold(threshold)
     before = _settings
     _settings = PageCow(
         bool(enabled) and _pages.AVAILABLE, before.threshold if threshold is None else threshold
@@ -109,6 +126,26 @@ def set_page_cow(enabled: bool, threshold: int | None = None) -> PageCow:
     NUMPY_BACKEND.set_page_memory(minimum)
     _cow.page_cow_min = minimum
     return before
+
+
+class _NotAnIntegerError(TypeError, ValueError):
+    """A threshold of the wrong type: a TypeError, and a ValueError as before.
+
+    (:func:`set_page_cow` raised ValueError for every bad threshold; code
+    that catches that keeps working, as NumPy's AxisError is an IndexError.)
+    """
+
+
+def _checked_threshold(threshold: object) -> int:
+    """``threshold`` as an int, or the error it deserves."""
+    if isinstance(threshold, (bool, np.bool_)) or not isinstance(threshold, (int, np.integer)):
+        raise _NotAnIntegerError(
+            f"set_page_cow: threshold must be an int >= 0 (bytes) or None (unchanged), got "
+            f"{type(threshold).__name__} {threshold!r}"
+        )
+    if threshold < 0:
+        raise ValueError(f"set_page_cow: threshold must be an int >= 0 (bytes), got {threshold}")
+    return int(threshold)
 
 
 def _from_environment() -> None:

@@ -109,10 +109,15 @@ class _NumpyExport:
     __slots__ = ("__array_interface__",)
     __array_interface__: dict[str, Any]
 
-    # (the registry bound as a default: at interpreter exit module globals
-    # may already be gone when the last export dies)
-    def __del__(self, _exports: dict[int, Any] = _EXPORTS) -> None:
-        entry = _exports.pop(id(self), None)
+    # Everything it looks up is bound as a default (the registry, and even
+    # ``id``): an export kept in a module global, or alive on a thread, can
+    # die at interpreter exit, after CPython has set module globals to None
+    # (and, last of all, cleared the builtins). The release it calls binds
+    # its own names the same way (cowarray/_dlpack.py, _release_callback).
+    def __del__(
+        self, _exports: dict[int, Any] = _EXPORTS, _id: Callable[[object], int] = id
+    ) -> None:
+        entry = _exports.pop(_id(self), None)
         if entry is not None:
             entry[1]()
 
@@ -181,9 +186,14 @@ def _call_at_death(view: np.ndarray, callback: Callable[[], None]) -> None:
     _DEATH_WATCHES[id(reference)] = (reference, callback)
 
 
-def _died(reference: weakref.ref[Any], watches: dict[int, Any] = _DEATH_WATCHES) -> None:
-    # (the registry bound as a default: at exit module globals may be gone)
-    watch = watches.pop(id(reference), None)
+def _died(
+    reference: weakref.ref[Any],
+    watches: dict[int, Any] = _DEATH_WATCHES,
+    _id: Callable[[object], int] = id,
+) -> None:
+    # (the registry and id bound as defaults: at exit module globals, and
+    # last the builtins, may be gone, as for _NumpyExport.__del__)
+    watch = watches.pop(_id(reference), None)
     if watch is not None:
         watch[1]()
 
