@@ -53,12 +53,15 @@ from __future__ import annotations
 import contextlib
 import itertools
 import operator
+import os
 import sys
 import sysconfig
 import threading
 import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, Final, Protocol
+
+from ._threads import WORKING_FOR
 
 __all__ = [
     "COUNTERS",
@@ -87,6 +90,7 @@ __all__ = [
 
 _getrefcount = sys.getrefcount
 _get_ident = threading.get_ident
+_WORKING_FOR: Final = WORKING_FOR
 _next_buffer_id = itertools.count(1).__next__  # atomic under the GIL
 # id(owner) -> (weak reference to owner, buffer id). NumPy arrays are not
 # hashable, so they cannot key a WeakKeyDictionary; the weak reference's
@@ -145,6 +149,14 @@ class Holder(Protocol):
     _fast_write: frozenset[type]
 
 
+# Re-entrant: a garbage collection inside a locked section (any allocation)
+# can end a DLPack exposure, whose release takes this lock on the same thread.
+_lock = threading.RLock()
+#: The lock, for the one registry that must share it (DLPack's boundary
+#: regions, whose releases run inside collections).
+LOCK: Final = _lock
+
+
 class Buffer:
     """The sharing record of one block of memory (or a thread's writing marker).
 
@@ -159,6 +171,7 @@ class Buffer:
         "__weakref__",
         "_id",
         "exposures",
+        "fenced",
         "foreign",
         "nbytes",
         "owner",
@@ -185,6 +198,10 @@ class Buffer:
         self.shareable: bool = not foreign
         #: For a writing marker: the thread writing in place. 0 for records.
         self.writer: int = 0
+        #: For a writing marker: ``(holder, record to put back)`` for each
+        #: in-place write it fences now, innermost last (a forked child puts
+        #: them back: the thread that would is not in the child).
+        self.fenced: list[tuple[Holder, Buffer | None]] = []
         self._id: int = 0
 
     @property
@@ -194,14 +211,16 @@ class Buffer:
             self._id = stable_id(self.owner)
         return self._id
 
-    def release(self) -> None:
+    # (the lock bound as a default: the last export may die at interpreter
+    # exit, when module globals may already be None)
+    def release(self, lock: Any = _lock) -> None:
         """Count one DLPack consumer less; lazy sharing resumes at zero."""
-        _lock.acquire()  # (a with statement and the _gate call were a third of this)
+        lock.acquire()  # (a with statement and the _gate call were a third of this)
         try:
             self.exposures -= 1
             self.shareable = not self.foreign and not self.exposures
         finally:
-            _lock.release()
+            lock.release()
 
     def __repr__(self) -> str:
         return f"<cowarray buffer #{self.id}, {self.nbytes} bytes>"
@@ -242,12 +261,6 @@ PAGE_WRITE_FRACTION: Final = 0.125
 #: The one flag tested on hot paths: None unless something is observing.
 observer: Observer | None = None
 
-# Re-entrant: a garbage collection inside a locked section (any allocation)
-# can end a DLPack exposure, whose release takes this lock on the same thread.
-_lock = threading.RLock()
-#: The lock, for the one registry that must share it (DLPack's boundary
-#: regions, whose releases run inside collections).
-LOCK: Final = _lock
 #: Notified whenever an in-place write ends: joiners wait on it.
 _write_ended = threading.Condition(_lock)
 #: The thread inside a locked section, 0 if none. Code that runs on that
@@ -267,10 +280,55 @@ class _Donation:
 #: whether its view can be written in place.
 DONATED: Final[frozenset[type]] = frozenset({_Donation})
 _counter_lock = threading.Lock()
-#: How many joiners wait for an in-place write to end (notify only then).
+#: How many threads wait on :data:`_write_ended` (notify only then).
 _waiting = 0
+#: id(holder) -> how many threads wait for an in-place write of that holder
+#: to end. A writer of the holder lets them go first (a busy writer cannot
+#: starve a clone: it waits for at most one write).
+_joiners: dict[int, int] = {}
 # thread id -> its writing marker (a record nobody may join)
 _markers: dict[int, Buffer] = {}
+
+
+def _reset_after_fork() -> None:
+    """In a forked child: every lock free, no writer and no waiter but this thread's.
+
+    Only the forking thread lives on in the child. Another thread may have
+    held a lock, waited, or been writing an array in place (its marker
+    fences that array): nobody would ever release, notify or put the record
+    back, and the child's first clone or write of that array would wait
+    forever. The array keeps whatever its memory held at the fork (as with
+    NumPy, a write in progress there may be half done).
+    """
+    global _owner, _waiting
+    me = _get_ident()
+    lock: Any = _lock  # (the private lock methods are not in typeshed's stubs)
+    if not lock._is_owned():  # (held by this thread: a fork from inside a section)
+        lock._at_fork_reinit()
+        _owner = 0
+    condition: Any = _write_ended
+    condition._waiters.clear()  # threads of the parent
+    _waiting = 0
+    _joiners.clear()
+    counter_lock: Any = _counter_lock
+    counter_lock._at_fork_reinit()
+    ids_lock: Any = _ids_lock
+    if not ids_lock._is_owned():
+        ids_lock._at_fork_reinit()
+    for thread, marker in list(_markers.items()):
+        if thread == me:
+            continue
+        while marker.fenced:
+            holder, kept = marker.fenced.pop()
+            holder._buf = kept
+            if kept is not None:
+                kept.shareable = _gate(kept)
+            holder._fast_write = _NO_FAST_WRITE
+        del _markers[thread]
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_after_fork)
 
 
 def _marker() -> Buffer:
@@ -388,12 +446,44 @@ def _wait_for_writer(holder: Holder, reentered: bool) -> bool:
     The caller must then neither share nor count nor fence ``holder``.
     """
     global _owner, _waiting
-    while True:
-        buf = holder._buf
-        if buf is None or not buf.writer:
-            return True
-        if reentered or buf.writer == _owner:
-            return False
+    buf = holder._buf
+    if buf is None or not buf.writer:
+        return True
+    if reentered or buf.writer == _owner or _WORKING_FOR.get(_owner) == buf.writer:
+        # This thread is inside that write: it wrote, or it computes part of
+        # it for the writer (a pool thread, cowarray._threads), which waits.
+        return False
+    key = id(holder)
+    _joiners[key] = _joiners.get(key, 0) + 1
+    try:
+        while buf is not None and buf.writer:
+            if buf.writer == _owner:
+                return False  # (not reached: a thread never waits while it writes)
+            _owner = 0
+            _waiting += 1
+            try:
+                _write_ended.wait()
+            finally:
+                _waiting -= 1
+                _owner = _get_ident()
+            buf = holder._buf
+        return True
+    finally:
+        left = _joiners.pop(key) - 1
+        if left:
+            _joiners[key] = left
+        elif _waiting:
+            _write_ended.notify_all()  # a writer may wait for the joiners to go
+
+
+def _let_joiners_go_first(holder: Holder) -> bool:
+    """Under the lock, not re-entered: wait while threads that waited for the
+    last write of ``holder`` have not had their turn. True if it waited (the
+    caller must then look at ``holder`` again)."""
+    global _owner, _waiting
+    if not _joiners or id(holder) not in _joiners:
+        return False
+    while id(holder) in _joiners:
         _owner = 0
         _waiting += 1
         try:
@@ -401,6 +491,7 @@ def _wait_for_writer(holder: Holder, reentered: bool) -> bool:
         finally:
             _waiting -= 1
             _owner = _get_ident()
+    return True
 
 
 # -- joining -----------------------------------------------------------------
@@ -545,12 +636,15 @@ def _claim(holder: Holder, data: Any, must_copy: bool) -> tuple[int, Buffer | No
     try:
         if reentered or not _wait_for_writer(holder, reentered):
             return _COPY, None  # re-entered code never writes memory in place
+        if _let_joiners_go_first(holder):
+            return _RETRY, None  # they may have shared it meanwhile: decide again
         if holder._data is not data:
             return _RETRY, None  # another write committed meanwhile: decide again
         if holder._buf is None:
             if must_copy:
                 return _COPY, None
             holder._fast_write = _NO_FAST_WRITE
+            marker.fenced.append((holder, None))
             holder._buf = marker
             return _IN_PLACE, None
         # Close the gate, then count, holding no reference of our own (it
@@ -575,6 +669,7 @@ def _claim(holder: Holder, data: Any, must_copy: bool) -> tuple[int, Buffer | No
             # Memory shared until now is written in place from here on: a
             # page clone of it must copy its pages (the backend notes that).
             holder._device.backend.note_write_in_place(data)
+        marker.fenced.append((holder, keep))
         holder._buf = marker
     finally:
         _leave(reentered)
@@ -599,6 +694,7 @@ def _write_in_place(
         # Only plain stores: code re-entered here finds this thread's marker
         # and copies, so this section needs no re-entrance test of its own.
         with _lock:
+            _markers[_get_ident()].fenced.pop()  # this thread's innermost write
             holder._buf = kept
             if kept is not None:
                 kept.shareable = _gate(kept)
@@ -673,6 +769,11 @@ def _store(
     write it fences (interrupted by this code, or another thread's racing
     write of the same array) puts the right record back when it ends.
     """
+    if type(data) is not holder._device.backend.array_type:
+        # A ufunc of 0-d arrays returns a scalar, not an array: an Array
+        # holds only arrays (its exports view them; a scalar's memory is freed
+        # with it). The one store of a value computed elsewhere converts here.
+        data = holder._device.backend.asarray(data)
     if holder._buf is None or not holder._buf.writer:
         holder._buf = record
     holder._data = data
@@ -724,13 +825,20 @@ def _nothing(target: object, a: object, b: object) -> None:
     return None
 
 
-def expose(holder: Holder, *, copy_allowed: bool, consumer: str = "__dlpack__") -> Buffer:
+def expose(
+    holder: Holder, *, copy_allowed: bool, consumer: str = "__dlpack__"
+) -> weakref.ref[Buffer]:
     """Mark ``holder``'s memory exposed to one more consumer (DLPack, NumPy).
 
     The memory is first made private (a copy of the holder's region if it is
     shared, read-only or a broadcast view; with ``copy_allowed`` False other
     holders raise BufferError instead); making it private and exposing it
     are one step for every joiner, so no clone can slip in between.
+
+    Returns a weak reference to the exposed record, made under the lock: a
+    strong one in the caller's hands would count as a second holder, and a
+    writer on another thread would then copy the exposed memory away from
+    the consumer (seen on free-threaded 3.13).
     """
     skip_writer = True
     while True:
@@ -766,9 +874,8 @@ def expose(holder: Holder, *, copy_allowed: bool, consumer: str = "__dlpack__") 
                     # The consumer may write this memory in place, as the
                     # skipped takeover would have (page clones must copy it).
                     holder._device.backend.note_write_in_place(data)
-                buf = holder._buf
-                buf.exposures += 1
-                return buf
+                holder._buf.exposures += 1
+                return weakref.ref(holder._buf)
             holder._buf.shareable = _gate(holder._buf)
             if private:
                 skip_writer = False  # shared after all: make it private first

@@ -78,8 +78,10 @@ def _load_libc() -> Any:
 _libc: Final = _load_libc()
 #: Whether this platform has page blocks (Linux with memfd and pagemap).
 AVAILABLE: Final = _libc is not None and os.path.exists("/proc/self/pagemap")
-# Guards remaps and the pristine flags.
-_lock = threading.Lock()
+# Guards remaps and the pristine flags. Re-entrant: a collection inside the
+# fork hook (it allocates under the lock) may run a callback that writes a
+# page array, which marks its mapping written under this lock.
+_lock = threading.RLock()
 # The shared mappings alive now: remapped private before a fork.
 _shared: weakref.WeakSet[_Mapping] = weakref.WeakSet()
 
@@ -209,11 +211,22 @@ def _freeze_all_before_fork() -> None:
     # holder then writes it in place unannounced, so it is not pristine.
     with _lock:
         for mapping in list(_shared):
-            _freeze(mapping, pristine=False)
+            if mapping.private:  # frozen by code re-entered here (a gc callback)
+                mapping.pristine = False
+            else:
+                _freeze(mapping, pristine=False)
+
+
+def _reset_lock_after_fork() -> None:
+    # Only the forking thread lives on in the child: a lock another thread
+    # held would never be released.
+    lock: Any = _lock  # (the private lock methods are not in typeshed's stubs)
+    if not lock._is_owned():
+        lock._at_fork_reinit()
 
 
 if AVAILABLE:
-    os.register_at_fork(before=_freeze_all_before_fork)
+    os.register_at_fork(before=_freeze_all_before_fork, after_in_child=_reset_lock_after_fork)
 
 
 def note_write_in_place(data: Any) -> None:

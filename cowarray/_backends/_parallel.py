@@ -57,6 +57,8 @@ from typing import Any, Final
 
 import numpy as np
 
+from .._threads import WORKING_FOR
+
 __all__ = [
     "BLOCK_ALIGN",
     "DEFAULT_THRESHOLD",
@@ -292,10 +294,12 @@ def _threshold_of(ufunc: np.ufunc) -> int:
 class _Job:
     """One call's blocks; whoever pops a block index computes that block."""
 
-    __slots__ = ("blocks", "done", "errors", "flags", "pending", "ufunc")
+    __slots__ = ("blocks", "caller", "done", "errors", "flags", "pending", "ufunc")
 
     def __init__(self, ufunc: np.ufunc, blocks: list[tuple[tuple[Any, ...], np.ndarray]]) -> None:
         self.ufunc = ufunc
+        #: The thread that made the call and waits for its blocks.
+        self.caller = threading.get_ident()
         self.blocks = blocks
         self.pending = list(range(len(blocks)))
         self.done: queue.SimpleQueue[int] = queue.SimpleQueue()
@@ -313,10 +317,19 @@ class _Job:
         except IndexError:
             return -1
         inputs, out = self.blocks[index]
+        me = threading.get_ident()
+        helping = me != self.caller
+        if helping:
+            # Code run here meanwhile (a gc callback) must not wait for the
+            # caller: the caller waits for this block (cowarray._threads).
+            WORKING_FOR[me] = self.caller
         try:
             self.ufunc(*inputs, out=out)
         except BaseException as error:  # reported by the caller, as NumPy would
             self.errors[index] = error
+        finally:
+            if helping:
+                del WORKING_FOR[me]
         if sink is not None:
             self.flags[index] = sink[0]
             sink[0] = 0

@@ -63,7 +63,7 @@ def test_foreign_and_exposed_buffers_are_named_by_state(backend_device: ca.Devic
     try:
         picture = ca.sharing_picture(foreign=foreign, exposed=exposed)
     finally:
-        record.release()
+        record().release()
     assert [(b.label, b.state) for b in picture.buffers] == [("A", "foreign"), ("B", "exposed")]
 
 
