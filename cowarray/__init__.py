@@ -15,6 +15,7 @@ from . import fft as fft
 from . import linalg as linalg
 from . import random as random
 from ._array import Array as Array
+from ._array import check_every_store as _check_every_store
 from ._array import lazy_clone as lazy_clone
 from ._at import register as _register_at
 from ._backends._parallel import get_num_threads as get_num_threads
@@ -98,6 +99,8 @@ _register_methods()  # x.sum(), x.reshape(2, 3): namespace functions by NumPy's 
 _register_numpy_protocols()  # np.sin(x), np.concatenate([x, y]) -> cowarray Arrays (rule 11)
 _register_einops()  # einops.rearrange(x, ...) on Arrays, when einops is installed
 _watch_for_dask()  # cowarray.dask registers its chunk type whenever dask.array is imported
+if __import__("os").environ.get("COWARRAY_CHECK_STORES"):
+    _check_every_store()  # assertion mode: an Array holds arrays, never scalars
 
 
 def __getattr__(name: str) -> object:

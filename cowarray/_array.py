@@ -27,7 +27,13 @@ from ._dtypes import (
     promote,
     scalar_result_dtype,
 )
-from ._errors import article, check_int_fits, index_out_of_range, shapes_do_not_broadcast
+from ._errors import (
+    article,
+    check_int_fits,
+    index_beyond_int64,
+    index_out_of_range,
+    shapes_do_not_broadcast,
+)
 from ._ops._checks import (
     CATEGORY,
     OperandTypeError,
@@ -205,14 +211,21 @@ def _inplace_operator(name: str) -> Callable[[Array, Any], Array]:
             # Private, writable, a scalar of a fitting kind, and small: the
             # new value is computed beside the old one (so a NumPy error
             # raised after the loop leaves the old one), then replaces it.
-            # No lock: nobody can write either memory in place uncounted.
             try:
                 entry = bound[self._device]
             except KeyError:
                 entry = bound[self._device] = _bind(self._device, name)
             function = entry[2] if data.size < entry[3][0] else entry[0]
-            self._data = function(data, other)
-            return self
+            result = function(data, other)
+            # An array (a 0-d input gives a scalar: the full path's store
+            # converts it), and still private, still this memory: nothing that
+            # could let another thread or a gc callback in (a call, a backward
+            # jump) comes between the read of ``_fast_write`` and the store, so
+            # no clone or export can have joined the old memory
+            # (tests/hostile/test_nothing_hangs_or_reads_freed_memory.py reads it).
+            if type(result) is entry[1] and self._fast_write and self._data is data:
+                self._data = result
+                return self
         if type(other) is not Array and _operand(other, _METHOD) is NotImplemented:
             return NotImplemented
         _apply_inplace(name, self, other)
@@ -626,7 +639,14 @@ class Array:
                 key = _backend_index(self, key)
             view = self._data[key]
         except IndexError as error:
-            raise index_out_of_range(error, self.shape) from None
+            raise (
+                index_beyond_int64(key, self.shape) or index_out_of_range(error, self.shape)
+            ) from None
+        except OverflowError:
+            huge = index_beyond_int64(key, self.shape)
+            if huge is None:
+                raise
+            raise huge from None
         if type(view) is not type(self._data):
             # A backend scalar (NumPy's a[i] of a 1-D array) is a copy
             # already: a fresh 0-d array, without _wrap's view tests.
@@ -661,7 +681,14 @@ class Array:
                 _view_writes.note_write(self, value, "x[...] = value")
             _cow.write(self, operator.setitem, index, converted, _fast_writes(self))
         except IndexError as error:
-            raise index_out_of_range(error, self.shape) from None
+            raise (
+                index_beyond_int64(key, self.shape) or index_out_of_range(error, self.shape)
+            ) from None
+        except OverflowError:
+            huge = index_beyond_int64(key, self.shape)
+            if huge is None:
+                raise  # the value: cowarray's words (check_int_fits) or the backend's
+            raise huge from None
         except ValueError as error:
             if not str(error).startswith("could not broadcast"):
                 raise
@@ -1200,3 +1227,34 @@ _PLAIN_SCALARS: Final = {
 
 
 # x.at's helper lives in _at, which imports this module: bind it last.
+
+
+def check_every_store() -> None:
+    """Assertion mode: fail at once wherever an Array is given a value that is
+    not an array of its backend (a NumPy scalar, a Python number).
+
+    An Array's exports, writes and views all assume its ``_data`` is an
+    array: a scalar's export would point at memory freed with the scalar.
+    The core converts at its one store of computed values; this mode checks
+    every store, from any module, by putting a checking property in front of
+    the slot (``COWARRAY_CHECK_STORES=1``, read at import; ``.ci/run`` runs
+    the whole suite so). It costs a Python call per store, so it is off by
+    default.
+    """
+    import numpy as np
+
+    slot: Any = Array.__dict__["_data"]
+    if type(slot) is property:
+        return  # already checking
+    scalars = (np.generic, bool, int, float, complex)
+
+    def store(array: Array, value: Any) -> None:
+        not_an_array = isinstance(value, scalars) or not hasattr(value, "shape")
+        if not_an_array and type(value).__name__ != "_Moved":  # (move's poison passes)
+            raise AssertionError(
+                f"an Array's backend value must be an array, got {type(value).__name__} "
+                f"({value!r}): wrap it with the backend's asarray where it is made"
+            )
+        slot.__set__(array, value)
+
+    setattr(Array, "_data", property(slot.__get__, store, slot.__delete__))  # noqa: B010

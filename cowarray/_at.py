@@ -32,7 +32,7 @@ from ._array import (
     storable_scalars,
 )
 from ._devices import CPU
-from ._errors import article, index_out_of_range
+from ._errors import article, index_beyond_int64, index_out_of_range
 from ._indices import drop_out_of_bounds, resolve
 from ._move import _MOVED, move
 from ._ops._checks import check_dtypes
@@ -619,6 +619,11 @@ def _write(
         raise index_out_of_range(
             error, result.shape, f"x.at[...].{method}: ", " (or pass mode='drop' or mode='clip')"
         ) from None
+    except OverflowError:
+        huge = index_beyond_int64(index, result.shape, f"x.at[...].{method}: ")
+        if huge is None:
+            raise
+        raise huge from None
     except ValueError as error:
         raise ValueError(f"x.at[...].{method}: {error}") from None
     if result._buf is None:

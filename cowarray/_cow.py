@@ -568,8 +568,8 @@ def settled_buffer(holder: Holder) -> Buffer | None:
 def holder_count(holder: Holder) -> int:
     """How many holders (Arrays and NumPy exports) share ``holder``'s buffer."""
     with _settled(holder):
-        if holder._buf is None or holder._buf.writer:
-            return 1
+        if holder._buf is None or holder._buf.writer or not _gate(holder._buf):
+            return 1  # (exposed and foreign memory has one holder: see _claim)
         return _count(holder) - _SOLE + 1
 
 
@@ -649,9 +649,15 @@ def _claim(holder: Holder, data: Any, must_copy: bool) -> tuple[int, Buffer | No
             return _IN_PLACE, None
         # Close the gate, then count, holding no reference of our own (it
         # would count): the record is known by its id until the count is in.
+        # Exposed and foreign memory has one holder by construction (it was
+        # private when exposed or imported, and joins are refused since), so
+        # it is not counted: a transient reference to its record (a local
+        # variable on another thread) would make its writer copy the memory
+        # away from the consumer that aliases it.
         record_id = id(holder._buf)
+        exclusive = not _gate(holder._buf)
         holder._buf.shareable = False
-        sole = _count(holder) <= _SOLE
+        sole = exclusive or _count(holder) <= _SOLE
         buf = holder._buf
         if buf is None or id(buf) != record_id or holder._data is not data:
             # Code on this thread (a gc callback) wrote the holder while we
@@ -868,8 +874,9 @@ def expose(
             if holder._buf is None:
                 _new_record(holder)
             assert holder._buf is not None
+            exclusive = not _gate(holder._buf)  # exposed already: one holder (see _claim)
             holder._buf.shareable = False
-            if _count(holder) <= _SOLE:
+            if exclusive or _count(holder) <= _SOLE:
                 if private:
                     # The consumer may write this memory in place, as the
                     # skipped takeover would have (page clones must copy it).

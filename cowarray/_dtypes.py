@@ -155,9 +155,13 @@ def normalize_scalar(value: object) -> PyScalar:
         return float(value)
     if isinstance(value, numbers.Complex):
         return complex(value)
+    kind_name = kind.__qualname__
+    if kind.__module__ not in ("builtins", __name__):
+        kind_name = f"{kind.__module__.split('.')[0]}'s {kind_name}"  # not our Array
     raise TypeError(
-        f"expected an array or a Python scalar (bool, int, float, complex), "
-        f"got {type(value).__name__}"
+        f"expected a cowarray Array, a list or a Python scalar (bool, int, float, complex), "
+        f"got {kind_name}; convert it first with cowarray.asarray(value) (a lazy array "
+        "such as Dask's: value.compute())"
     )
 
 

@@ -208,6 +208,25 @@ def index_out_of_range(
     return IndexError(f"{where}{text}; {rule}{more}")
 
 
+def index_beyond_int64(key: Any, shape: tuple[int, ...], where: str = "") -> IndexError | None:
+    """The IndexError for an integer index too large for the backend to read
+    (NumPy raises C's OverflowError text); None if ``key`` has none.
+
+    Examples
+    --------
+    >>> from cowarray._errors import index_beyond_int64
+    >>> print(index_beyond_int64(2**63, (5,)))  # doctest: +ELLIPSIS
+    x[...]: index 9223372036854775808 is out of range (x has shape (5,)); pass an index ...
+    """
+    for part in key if type(key) is tuple else (key,):
+        if type(part) is int and not -(2**63) <= part < 2**63:
+            return IndexError(
+                f"{where or 'x[...]: '}index {part} is out of range (x has shape {shape}); "
+                "pass an index from -n to n - 1 for its axis of length n"
+            )
+    return None
+
+
 def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ._array import index_component
 from ._dtypes import DEFAULT_INDEX
+from ._errors import index_beyond_int64
 
 if TYPE_CHECKING:
     from ._array import Array
@@ -57,6 +58,9 @@ def resolve(x: Array, key: Any, mode: str, method: str) -> Resolved:
     integer = [p for p in parts if type(p) is int or (is_array(p) and p.dtype.kind in "iu")]
     if mode == "raise" or not integer:
         index = parts[0] if type(key) is not tuple else tuple(parts)
+        huge = index_beyond_int64(index, x.shape, f"x.at[...].{method}: ")
+        if huge is not None:  # (the backend would raise C's OverflowError text)
+            raise huge
         return Resolved(index, None, 0, ())
     return _resolve_out_of_bounds(x, parts, mode, method)
 

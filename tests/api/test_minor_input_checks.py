@@ -136,3 +136,40 @@ def test_exports_alive_at_interpreter_exit_release_without_errors() -> None:
     assert result.stdout.strip() == "exported 18"
     assert "Exception ignored" not in result.stderr, result.stderr
     assert "Error" not in result.stderr, result.stderr
+
+
+# -- indices beyond int64 and values cowarray cannot take ---------------------
+
+_HUGE_INDEX_SPELLINGS = {
+    "x[2**63]": lambda x: x[2**63],
+    "x[-2**63 - 1]": lambda x: x[-(2**63) - 1],
+    "x[2**63] = 1.0": lambda x: x.__setitem__(2**63, 1.0),
+    "x[0, 2**64] on 1-D": lambda x: x[0, 2**64],
+    "x.at[2**63].set(1.0)": lambda x: x.at[2**63].set(1.0),
+    "x.at[2**63].add(1.0)": lambda x: x.at[2**63].add(1.0),
+    "x.at[2**63].get()": lambda x: x.at[2**63].get(),
+}
+
+
+@pytest.mark.parametrize("spelling", list(_HUGE_INDEX_SPELLINGS))
+def test_an_index_beyond_int64_is_an_index_error_in_cowarrays_words(spelling: str) -> None:
+    x = ca.arange(5.0)
+    clone = ca.lazy_clone(x)
+    with pytest.raises(IndexError, match=r"is out of range \(x has shape \(5,\)\); pass an index"):
+        _HUGE_INDEX_SPELLINGS[spelling](x)
+    assert x.tolist() == clone.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+
+
+def test_a_value_too_big_for_the_dtype_is_still_an_overflow_error_about_the_value() -> None:
+    x = ca.arange(5)
+    with pytest.raises(OverflowError, match="does not fit in int64"):
+        x[0] = 2**70
+    assert x.tolist() == [0, 1, 2, 3, 4]
+
+
+def test_assigning_a_dask_array_names_dask_and_says_how_to_convert() -> None:
+    da = pytest.importorskip("dask.array")
+    x = ca.zeros(5)
+    with pytest.raises(TypeError, match=r"got dask's Array; convert it first.*compute\(\)"):
+        x[...] = da.ones(5)
+    assert x.tolist() == [0.0] * 5
