@@ -227,7 +227,13 @@ def _inplace_operator(name: str) -> Callable[[Array, Any], Array]:
                 self._data = result
                 return self
         if type(other) is not Array and _operand(other, _METHOD) is NotImplemented:
-            return NotImplemented
+            if type(other) is not self._device.backend.array_type:
+                return NotImplemented  # another library's array: its reflected operator
+            # x += ndarray: NumPy writes x. Returning NotImplemented would let
+            # Python bind x to a new array (ndarray.__radd__), and an export
+            # of x or the caller's array would silently keep the old values.
+            # The ndarray is read as an input, never kept (rule 11).
+            other = new_array(other, None, self._device)
         _apply_inplace(name, self, other)
         return self
 
@@ -676,6 +682,8 @@ class Array:
             if _PENDING:
                 _view_writes.settle(self, value)
             index = _backend_index(self, key)
+            if type(value) is Array and value._buf is not None and value is not self:
+                _detach_value(self, value)
             converted = backend_value(self, value)
             if type(self._family) is _VIEWS:
                 _view_writes.note_write(self, value, "x[...] = value")
@@ -1249,8 +1257,8 @@ def check_every_store() -> None:
     scalars = (np.generic, bool, int, float, complex)
 
     def store(array: Array, value: Any) -> None:
-        not_an_array = isinstance(value, scalars) or not hasattr(value, "shape")
-        if not_an_array and type(value).__name__ != "_Moved":  # (move's poison passes)
+        moved = type(value).__name__ == "_Moved"  # cowarray.move's poison: any use raises
+        if not moved and (isinstance(value, scalars) or not hasattr(value, "shape")):
             raise AssertionError(
                 f"an Array's backend value must be an array, got {type(value).__name__} "
                 f"({value!r}): wrap it with the backend's asarray where it is made"
@@ -1258,3 +1266,6 @@ def check_every_store() -> None:
         slot.__set__(array, value)
 
     setattr(Array, "_data", property(slot.__get__, store, slot.__delete__))  # noqa: B010
+    # The unchecked scalar writes rely on no call between a test and a store;
+    # the property is a call. The checked path writes the same values.
+    _cow.disable_unchecked_writes()

@@ -103,13 +103,20 @@ _ids_lock = threading.RLock()
 #: Whether a plain ``x[i] = v`` may skip the core (``Holder._fast_write``).
 #: Only where the GIL makes the check and the store one step for other
 #: threads; a free-threaded build always takes the locked path.
-FAST_WRITES: Final = not sysconfig.get_config_var("Py_GIL_DISABLED")
+FAST_WRITES: bool = not sysconfig.get_config_var("Py_GIL_DISABLED")
 #: Whether a new holder may join an open record without the lock. Its
 #: ordering argument (take the reference, then read the gate; close the gate,
 #: then count) needs the sequential consistency that the GIL's hand-overs
 #: give; a free-threaded build reads another thread's reference count with
 #: relaxed loads, so there every join takes the lock.
 LOCK_FREE_JOINS: Final = FAST_WRITES
+
+
+def disable_unchecked_writes() -> None:
+    """Never enable ``x[i] = v`` without the core again (assertion mode, whose
+    checking property puts a call between the test and the store)."""
+    global FAST_WRITES
+    FAST_WRITES = False
 
 
 def _forget_owner(key: int) -> Callable[[weakref.ref[Any]], None]:
@@ -238,7 +245,8 @@ class Observer(Protocol):
     ``"materialize"`` (``holder`` wrote, copying ``nbytes`` out of ``buffer``),
     ``"eager_copy"`` (``holder`` was given a copy of ``nbytes`` because
     ``buffer`` could not be shared: exposed or foreign), ``"takeover"`` (the
-    last holder writes ``buffer`` in place), ``"export"``, ``"import"`` and
+    last holder writes ``buffer`` in place), ``"export"``, ``"import"``,
+    ``"import_copy"`` (an import copied ``nbytes`` into ``holder``) and
     ``"exposure_end"`` (DLPack). If ``record`` raises for a copy (a warning
     turned into an error), the copy is dropped and ``holder`` keeps its value.
     """
@@ -859,6 +867,15 @@ def expose(
             and (buf is None or not (buf.read_only or buf.foreign))
             and not holder._device.backend.must_copy_before_write(data)
         )
+        if not copy_allowed and (
+            (buf is not None and buf.read_only)
+            or holder._device.backend.must_copy_before_write(data)
+        ):
+            raise BufferError(
+                f"{consumer}(copy=False) cannot export this array without copying: its "
+                "memory cannot be written in place (read-only, or a broadcast view), and "
+                "the consumer may write it; use copy=None (copy only if needed) or copy=True"
+            )
         del buf  # a reference of ours would count as a holder below
         if copy_allowed and not private:
             make_private(holder)

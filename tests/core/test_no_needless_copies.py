@@ -1,0 +1,108 @@
+"""Copies NumPy would not make (design rule 12): a write whose value shares the
+written buffer copies the value, never the buffer. Checked with the copy
+counters and against a NumPy model with eager copies."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import cowarray as ca
+from cowarray import _cow
+
+N = 64
+ITEM = 8
+
+
+def _grid() -> tuple[ca.Array, np.ndarray]:
+    model = np.arange(N * N, dtype=np.float64).reshape(N, N)
+    return ca.asarray(model), model.copy()
+
+
+# (write, what it copies in bytes: the value's region, not the N*N buffer)
+_SELF_READS: dict[str, tuple[Callable[[Any], None], int]] = {
+    "u[0] = u[1]": (lambda u: u.__setitem__(0, u[1]), N * ITEM),
+    "u[:, 0] = u[:, 1]": (lambda u: u.__setitem__((slice(None), 0), u[:, 1]), N * ITEM),
+    "u[0] = u[-1]": (lambda u: u.__setitem__(0, u[-1]), N * ITEM),
+    "u[1:3] = u[2:4] (overlapping)": (
+        lambda u: u.__setitem__(slice(1, 3), u[2:4]),
+        2 * N * ITEM,
+    ),
+    "u[::2] = u[1::2]": (lambda u: u.__setitem__(slice(None, None, 2), u[1::2]), N * N * ITEM // 2),
+    "u[:] = u.T": (lambda u: u.__setitem__(slice(None), u.T), N * N * ITEM),
+}
+
+
+@pytest.mark.parametrize("spelling", list(_SELF_READS))
+def test_a_write_that_reads_its_own_buffer_copies_only_what_it_reads(
+    spelling: str, copies: Any
+) -> None:
+    write, expected_bytes = _SELF_READS[spelling]
+    u, model = _grid()
+    copies.reset()
+    write(u)
+    write(model)  # NumPy handles the overlap itself
+    np.testing.assert_array_equal(np.asarray(u), model)
+    assert copies.snapshot() == (1, expected_bytes)
+
+
+def test_the_value_read_keeps_its_values_when_it_outlives_the_write(copies: Any) -> None:
+    u, model = _grid()
+    row = u[1]
+    u[1] = u[2]  # row still holds the buffer: u must copy, row must not change
+    model[1] = model[2]
+    np.testing.assert_array_equal(np.asarray(row), np.arange(N, 2 * N, dtype=np.float64))
+    np.testing.assert_array_equal(np.asarray(u), model)
+
+
+def test_a_clone_of_the_written_array_never_sees_a_self_reading_write() -> None:
+    u, model = _grid()
+    snapshot = ca.lazy_clone(u)
+    u[0] = u[1]
+    model[0] = model[1]
+    np.testing.assert_array_equal(np.asarray(u), model)
+    np.testing.assert_array_equal(
+        np.asarray(snapshot), np.arange(N * N, dtype=np.float64).reshape(N, N)
+    )
+
+
+def test_a_self_reading_write_of_the_sole_holder_writes_in_place() -> None:
+    u, _ = _grid()
+    before = ca.cow_info(u).buffer_id if hasattr(ca.cow_info(u), "buffer_id") else None
+    data = u._data
+    u[0] = u[1]
+    assert u._data is data  # the same memory: nothing but the row was copied
+    if before is not None:
+        assert ca.cow_info(u).buffer_id == before
+
+
+def test_a_failed_self_reading_write_changes_nothing() -> None:
+    u, model = _grid()
+    with pytest.raises(ValueError, match="shape"):
+        u[0] = u[1:3]  # (2, N) into (N,)
+    np.testing.assert_array_equal(np.asarray(u), model)
+
+
+def test_the_trace_shows_the_value_copy_at_the_users_line() -> None:
+    u, _ = _grid()
+    with ca.trace() as seen:
+        u[0] = u[1]
+    line = test_the_trace_shows_the_value_copy_at_the_users_line.__code__.co_firstlineno + 3
+    assert [(e.kind, e.nbytes) for e in seen.events] == [
+        ("share", 0),  # u[1] joins u's buffer
+        ("materialize", N * ITEM),  # the value copies its row
+        ("takeover", 0),  # u, the sole holder now, writes in place
+    ]
+    assert {(e.filename, e.lineno) for e in seen.events} == {(__file__, line)}
+
+
+def test_copy_counters_match_the_core() -> None:
+    # (the fixture and the public counters are the same totals)
+    _cow.COUNTERS.reset()
+    u, _ = _grid()
+    _cow.COUNTERS.reset()
+    u[0] = u[1]
+    assert _cow.COUNTERS.snapshot()[1] == N * ITEM

@@ -1,0 +1,91 @@
+"""NumPy arrays as operands of in-place operators, and NumPy exports that could
+not be written (design rules 4 and 11), against NumPy's own behaviour."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import cowarray as ca
+
+_INPLACE: dict[str, Callable[[Any, Any], Any]] = {
+    "+=": operator.iadd,
+    "-=": operator.isub,
+    "*=": operator.imul,
+    "/=": operator.itruediv,
+    "**=": operator.ipow,
+}
+
+
+@pytest.mark.parametrize("op", list(_INPLACE))
+@pytest.mark.parametrize("size", [3, 1 << 16])
+def test_an_inplace_operator_with_an_ndarray_writes_the_array_itself(op: str, size: int) -> None:
+    # NumPy: x += nd writes x, so every name and view of x sees it. Before,
+    # Python fell back to nd.__radd__ and bound x to a new array: an export
+    # of x and the caller's array silently kept the old values.
+    operate = _INPLACE[op]
+    x = ca.full(size, 2.0)
+    model = np.full(size, 2.0)
+    export = np.asarray(x)
+    same = x
+    operand = np.arange(size, dtype=np.float64) % 5 + 1.0
+    x = operate(x, operand)
+    model = operate(model, operand)
+    assert x is same
+    np.testing.assert_array_equal(np.asarray(x), model)
+    np.testing.assert_array_equal(export, model)  # the export aliases x (rule 4)
+
+
+def test_an_inplace_operator_reads_an_ndarray_that_aliases_the_array() -> None:
+    x = ca.asarray([1.0, 2.0, 3.0])
+    clone = ca.lazy_clone(x)
+    x += np.asarray(x)  # the operand is x's own memory
+    assert x.tolist() == [2.0, 4.0, 6.0]
+    assert clone.tolist() == [1.0, 2.0, 3.0]
+
+
+def test_a_lossy_inplace_operator_with_an_ndarray_raises_and_changes_nothing() -> None:
+    x = ca.asarray([1, 2, 3])
+    with pytest.raises(TypeError, match="in-place add would turn this int64 array into float64"):
+        x += np.ones(3)
+    assert x.tolist() == [1, 2, 3]
+    with pytest.raises(TypeError):  # NumPy refuses it too
+        model = np.asarray([1, 2, 3])
+        model += np.ones(3)
+
+
+def test_another_librarys_array_keeps_its_own_reflected_operator() -> None:
+    da = pytest.importorskip("dask.array")
+    x = ca.zeros(3)
+    result = x + da.ones(3)
+    assert type(result).__module__.startswith("dask")
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        pytest.param(lambda: ca.broadcast_to(ca.asarray([1.0, 2.0]), (2, 2)), id="broadcast"),
+        pytest.param(lambda: ca.asarray(_read_only(), copy=False), id="read-only foreign"),
+    ],
+)
+def test_np_asarray_copy_false_refuses_memory_it_could_not_give_writable(
+    make: Callable[[], ca.Array],
+) -> None:
+    x = make()
+    before = np.array(x)
+    with pytest.raises(ValueError, match="cannot export this array without copying"):
+        np.asarray(x, copy=False)
+    np.testing.assert_array_equal(np.array(x), before)
+    assert ca.cow_info(x).state != "exposed"
+    exported = np.asarray(x)  # copy=None: a writable copy of its own, exposed
+    assert exported.flags.writeable
+
+
+def _read_only() -> np.ndarray:
+    memory = np.arange(3.0)
+    memory.flags.writeable = False
+    return memory
