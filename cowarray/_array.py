@@ -84,7 +84,7 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
                 if x2._device is not device or b.dtype is not dtype:
                     dtype = pair_dtype(name, x1, x2)
             else:
-                b = x2 if type(x2) in _PYTHON_SCALARS else _operand(x2, mode, name, "x2")
+                b = x2 if type(x2) in _PYTHON_SCALARS else _operand(x2, mode, name, "x2", device)
                 if b is NotImplemented:
                     return b
                 dtype = scalar_result_dtype(dtype, b)
@@ -92,7 +92,7 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
             device = x2._device
             b = x2._data
             dtype = b.dtype
-            a = x1 if type(x1) in _PYTHON_SCALARS else _operand(x1, mode, name, "x1")
+            a = x1 if type(x1) in _PYTHON_SCALARS else _operand(x1, mode, name, "x1", device)
             if a is NotImplemented:
                 return a
             dtype = scalar_result_dtype(dtype, a)
@@ -172,11 +172,17 @@ def _bind(
     return function, backend.array_type, whole, split_from
 
 
-def _operand(value: object, mode: int, function: str = "", argument: str = "") -> Any:
+def _operand(
+    value: object, mode: int, function: str = "", argument: str = "", device: Device | None = None
+) -> Any:
     if mode != _FUNCTION and getattr(type(value), "__array_ufunc__", None) is not None:
         # An ndarray (or another NEP 13 array): its reflected operator calls
         # the ufunc, which hands the call to Array.__array_ufunc__.
         return NotImplemented
+    if mode != _FUNCTION and (type(value) is list or type(value) is tuple):
+        # x == [[1, 2], [3, 4]]: element-wise, as in NumPy (NotImplemented
+        # would let Python answer False, by identity).
+        return _sequence_operand(value, device)
     try:
         return scalar_operand(value)
     except OperandTypeError as error:
@@ -189,6 +195,22 @@ def _operand(value: object, mode: int, function: str = "", argument: str = "") -
                 ) from None
             raise error
         return NotImplemented
+
+
+def _sequence_operand(value: list[Any] | tuple[Any, ...], device: Device | None) -> Any:
+    """An operator's list or tuple operand as backend data on the other
+    operand's ``device``, converted as ``asarray(value, device=device)`` does
+    (so its dtype is asarray's, as NumPy's for a list: not weak like a
+    scalar's). An in-place operator passes no device: it refuses the list
+    rather than let Python fall back to ``x = x + value``, a new array."""
+    if device is None:
+        raise TypeError(
+            f"an in-place operator takes an Array or a Python scalar, got a "
+            f"{type(value).__name__}; convert it first with ca.asarray(value)"
+        )
+    from ._ops.creation import asarray
+
+    return asarray(value, device=device)._data
 
 
 def _inplace_operator(name: str) -> Callable[[Array, Any], Array]:
@@ -1195,9 +1217,22 @@ def _apply_inplace(name: str, array: Array, other: Operand) -> None:
     _replace(array, function(data, operand), fast)
 
 
+def _detach_value(target: Array, value: Array) -> None:
+    """Before ``target[...] = value`` where ``value`` shares ``target``'s buffer
+    (``u[0] = u[1]``): ``value`` copies the region it views, so that it no
+    longer counts as a holder of that buffer and ``target`` may write it in
+    place. Without this the write copied all of ``target`` (32 MB for a row
+    of a 2000x2000 array) to keep a value that is only read. ``value`` stays
+    the same value; only its memory is its own now.
+    """
+    if value._buf is target._buf and value._device is target._device:
+        _cow.make_private(value)
+
+
 def _note_view_write(array: Array, other: object, name: str) -> None:
+    # (the in-place write of ``x[k] += v`` is told apart by its caller's code)
     if type(array._family) is _VIEWS:
-        _view_writes.note_write(array, other, f"an in-place {name}")
+        _view_writes.note_in_place_write(array, other, f"an in-place {name}")
 
 
 def _replace(array: Array, result: Any, fast: frozenset[type]) -> None:

@@ -867,9 +867,13 @@ def expose(
             and (buf is None or not (buf.read_only or buf.foreign))
             and not holder._device.backend.must_copy_before_write(data)
         )
-        if not copy_allowed and (
-            (buf is not None and buf.read_only)
-            or holder._device.backend.must_copy_before_write(data)
+        if (
+            not copy_allowed
+            and data.size  # (an empty view has nothing a consumer could write)
+            and (
+                (buf is not None and buf.read_only)
+                or holder._device.backend.must_copy_before_write(data)
+            )
         ):
             raise BufferError(
                 f"{consumer}(copy=False) cannot export this array without copying: its "

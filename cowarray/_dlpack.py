@@ -30,11 +30,20 @@ read-only flag), so memory that crosses the boundary is never shared lazily:
 * **torch on the host** (:mod:`cowarray.interop.torch`) takes the same
   policy without a capsule: :func:`exposed_view` is the export (a view whose
   death is the release) and :func:`import_zero_copy` the import.
+* **Every import copy is visible** (rule 9). An import that copies (a
+  second alias, a round trip, ``copy=True``, a move to another device,
+  ``asarray`` of a NumPy array, a tensor or a buffer) goes through
+  :func:`count_import_copy`: traced as a copy at the user's line, counted,
+  and warned about by ``warn_on_copy``. So is a copy the producer made
+  because we asked (``copy=True``, a host copy of device data): the user's
+  call asked for it, as ``x.copy()`` of foreign memory counts its eager copy.
+  A zero-copy import counts nothing.
 
 Events for :mod:`cowarray.debug` observers (``nbytes`` is the bytes handed
 over): ``"export"`` with the exposed buffer, or with None for a copy;
 ``"exposure_end"`` when a consumer releases; ``"import"`` with the foreign
-buffer, or with None for a copy.
+buffer, or with None for a copy, which ``"import_copy"`` (``nbytes`` copied,
+no buffer) reports first.
 """
 
 from __future__ import annotations
@@ -53,7 +62,15 @@ from ._dtypes import ALL_DTYPES
 if TYPE_CHECKING:
     from ._backends.base import Backend
 
-__all__ = ["device_data_of", "export", "exposed_view", "from_dlpack", "import_zero_copy"]
+__all__ = [
+    "copied_import",
+    "count_import_copy",
+    "device_data_of",
+    "export",
+    "exposed_view",
+    "from_dlpack",
+    "import_zero_copy",
+]
 
 
 #: DLPack device types whose memory the host can read (CPU, CUDA/ROCm pinned host).
@@ -133,10 +150,15 @@ class _Regions:
         self.entries: dict[int, tuple[Any, ...]] = {}
 
     def add_exposure(
-        self, key: int, buf: _cow.Buffer, backend: Backend, data: Any, keep: object
+        self,
+        key: int,
+        record: weakref.ref[_cow.Buffer],
+        backend: Backend,
+        data: Any,
+        keep: object,
     ) -> None:
         """Enter exposed ``data`` under ``key`` (the id of ``keep``) until :meth:`end`."""
-        self.entries[key] = (weakref.ref(buf), backend, data, keep)
+        self.entries[key] = (record, backend, data, keep)
 
     def end(self, key: int) -> tuple[Any, ...] | None:
         """Remove an exposure's entry: it, or None if there was none."""
@@ -304,26 +326,33 @@ def export_to_numpy(x: Array, *, copy_allowed: bool) -> Any:
     gets private memory, exposed while the view or any NumPy view derived
     from it lives. Refusals raise ValueError, as NumPy's ``copy=False`` does.
 
-    A view whose family still lives (``np.asarray(out[k])`` as SciPy's
-    ``output=`` does) gets a copy of its own here, so a consumer's writes
-    cannot reach ``out`` as NumPy's would: when the last NumPy view dies,
-    its values are compared with the memory it was copied from, and a
-    difference is reported as a view write (docs/design.md, rule 1).
+    The export counts as a member of ``x``'s view family while it lives (in
+    NumPy it would share memory with every view of ``x``): ``a =
+    np.asarray(x); v = x[0]; del x; v[1] = 5`` warns. A view whose family
+    still lives (``np.asarray(out[k])`` as SciPy's ``output=`` does) gets
+    memory of its own here, so a consumer's writes cannot reach ``out`` as
+    NumPy's would: the export is compared with a snapshot when its last
+    NumPy view dies (or at exit), and a difference is reported as a view
+    write naming the line of ``np.asarray``, at that thread's next
+    operation (docs/design.md, rule 1; :func:`cowarray._view_writes.end_watch`).
     """
     backend = x._device.backend
-    original = x._data if _view_writes.lives_beside_its_family(x) else None
-    where = _view_writes.writing_location() if original is not None else None
+    watched = _view_writes.lives_beside_its_family(x)
+    where = _view_writes.writing_location() if watched else None
+    family = _view_writes.views_token(x)
 
     def numpy_view(data: Any, release: Callable[[], None]) -> Any:
-        if original is None or data is original:
-            return backend.numpy_view(data, release)
-
-        def release_and_compare() -> None:
-            release()
-            if where is not None and not _same_values(backend.xp, original, data):
-                _view_writes.report_later(where, "a write through np.asarray(view)")
-
-        return backend.numpy_view(data, release_and_compare)
+        watch = (
+            None
+            if where is None
+            else _view_writes.watch_export(data, backend.xp, where, _THROUGH_NUMPY)
+        )
+        try:
+            return backend.numpy_view(data, _release_in_family(release, family, watch))
+        except BaseException:
+            if watch is not None:
+                _view_writes.end_watch(watch)  # no consumer after all
+            raise
 
     try:
         return _exposed(x, numpy_view, copy_allowed=copy_allowed, consumer="np.asarray")
@@ -331,11 +360,23 @@ def export_to_numpy(x: Array, *, copy_allowed: bool) -> Any:
         raise ValueError(str(error)) from None
 
 
-def _same_values(xp: Any, a: Any, b: Any) -> bool:
-    equal = a == b
-    if a.dtype.kind in "fc":
-        equal |= (a != a) & (b != b)  # NaN where both are NaN
-    return bool(xp.all(equal))
+_THROUGH_NUMPY: Final = "a write through np.asarray(view)"
+_THROUGH_DLPACK: Final = "a write through a DLPack export of a view (__dlpack__)"
+
+
+def _release_in_family(
+    release: Callable[[], None], family: object, watch: Any, end: Any = _view_writes.end_watch
+) -> Callable[[], None]:
+    """``release``, which also holds ``family`` (the exported array's view
+    family token) until it runs and then compares ``watch``, if any.
+    (What it calls is bound as defaults: a release can run at exit.)"""
+
+    def release_in_family(family: object = family) -> None:
+        release()
+        if watch is not None:
+            end(watch)
+
+    return release_in_family
 
 
 def _exposed(
@@ -348,26 +389,28 @@ def _exposed(
     """What ``consumer_of(data, release)`` makes of ``x``'s memory, exposed to it."""
     backend = x._device.backend
     # Private memory, exposed in the same step: from here no clone shares it.
-    buf = _cow.expose(x, copy_allowed=copy_allowed, consumer=consumer)
+    record = _cow.expose(x, copy_allowed=copy_allowed, consumer=consumer)
     data = x._data
-    release = _release_callback(weakref.ref(buf), int(data.nbytes))
+    release = _release_callback(record, int(data.nbytes))
     # Entered before the consumer has the memory, ended by its release.
-    REGIONS.add_exposure(id(release), buf, backend, data, release)
-    del buf  # a record held here would count as a holder
+    REGIONS.add_exposure(id(release), record, backend, data, release)
     try:
         handed_out = consumer_of(data, release)
     except BaseException:
         release()  # no consumer after all
         raise
-    _cow.notify("export", x, x._buf, int(data.nbytes))
+    if _cow.observer is not None:  # (x._buf read here would count as a holder meanwhile)
+        _cow.notify("export", x, record(), int(data.nbytes))
     return handed_out
 
 
 def _release_callback(reference: weakref.ref[_cow.Buffer], nbytes: int) -> Callable[[], None]:
     # Holds the record weakly: a strong reference would count as a holder.
-    def release() -> None:
-        if REGIONS.end(id(release)) is not None:  # (once, whoever calls it)
-            _end_exposure(reference, nbytes)
+    # What it calls is bound as defaults: the last export can die at
+    # interpreter exit, when module globals may already be None.
+    def release(entries: dict[int, Any] = REGIONS.entries, end: Any = _end_exposure) -> None:
+        if entries.pop(id(release), None) is not None:  # (once, whoever calls it)
+            end(reference, nbytes)
 
     return release
 
@@ -397,12 +440,11 @@ def exposed_view(x: Array, consumer: str) -> Any:
     """
     if _view_writes.PENDING:
         _view_writes.flush()
-    buf = _cow.expose(x, copy_allowed=True, consumer=consumer)
+    record = _cow.expose(x, copy_allowed=True, consumer=consumer)
     data = x._data
     view = data.view()
     death = _weak(view, _view_died)
-    _ENTRIES[id(death)] = (_weak(buf), x._device.backend, data, death)
-    del buf  # a record held here would count as a holder
+    _ENTRIES[id(death)] = (record, x._device.backend, data, death)
     if _cow.observer is not None:
         _cow.notify("export", x, x._buf, int(data.nbytes))
     return view
@@ -462,7 +504,58 @@ def array_dlpack(
     """
     if _view_writes.PENDING:
         _view_writes.flush()
+    if copy is None or copy is False:
+        capsule = _export_in_family(self, stream, max_version, dl_device, copy)
+        if capsule is not None:
+            return capsule
     return export(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+
+
+def _export_in_family(
+    x: Array, stream: Any, max_version: object, dl_device: object, copy: bool | None
+) -> Any:
+    """:func:`export`'s shared path (``x``'s own memory, exposed), with the
+    consumer counted in ``x``'s view family until it releases the memory, and
+    the export of a view whose family lives compared at release (as
+    :func:`export_to_numpy`'s). None where :func:`export` copies or refuses:
+    it then does so, with its own words."""
+    version = _check_max_version(max_version)
+    device = _check_dl_device(dl_device, "__dlpack__: dl_device")
+    backend = x._device.backend
+    own = backend.dlpack_device(x._data)
+    if device == _HOST and own[0] not in _HOST_DEVICE_TYPES:
+        return None  # a host copy
+    _check_target(own, stream, device)
+    if backend.dlpack_export_problem(x._data) is not None:
+        return None  # a compact copy
+    if copy is False and _why_a_copy_is_needed(x) is not None:
+        return None  # refused
+    watched = _view_writes.lives_beside_its_family(x)
+    # the line that called the consumer's from_dlpack (torch's is Python code)
+    where = _view_writes.writing_location(skip=("from_dlpack",)) if watched else None
+    family = _view_writes.views_token(x)
+
+    def capsule(data: Any, release: Callable[[], None]) -> Any:
+        watch = (
+            None
+            if where is None
+            else _view_writes.watch_export(data, backend.xp, where, _THROUGH_DLPACK)
+        )
+        try:
+            return backend.export_dlpack(
+                data,
+                stream=stream,
+                max_version=version,
+                dl_device=device,
+                copy=False,
+                on_release=_release_in_family(release, family, watch),
+            )
+        except BaseException:
+            if watch is not None:
+                _view_writes.end_watch(watch)  # no consumer after all
+            raise
+
+    return _exposed(x, capsule, copy_allowed=copy is None, consumer="__dlpack__")
 
 
 def array_to_numpy(self: Array, dtype: Any = None, copy: bool | None = None) -> Any:
@@ -531,6 +624,13 @@ def from_dlpack(
     -------
     Array
 
+    Notes
+    -----
+    Every copy the import makes is counted by :func:`cowarray.copy_counters`,
+    traced by :func:`cowarray.trace` and warned about by
+    :func:`cowarray.warn_on_copy`, the producer's copy for ``copy=True``
+    included; a zero-copy import counts nothing.
+
     Raises
     ------
     BufferError
@@ -582,8 +682,8 @@ def from_dlpack(
     if copy and not producer_copied:  # an older producer ignored copy=True
         array = _copied_import(data, source_device)
     elif copy:
-        array = new_array(data, None, source_device)
-        _cow.notify("import", array, None, int(data.nbytes))
+        # The producer's copy, made because we asked: the import's copy.
+        array = copied_import(new_array(data, None, source_device))
     else:
         array = import_zero_copy(
             data, source_device, read_only=read_only, copy_allowed=copy is None
@@ -658,9 +758,7 @@ def _host_copy_from(x: object, copy: bool | None) -> tuple[Array | None, Excepti
     # A producer that took copy=True made the copy (torch does so without
     # flagging it IS_COPIED): the memory is the result's alone.
     data = _check_importable(CPU.backend.import_dlpack(capsule, _HOST))
-    array = new_array(data, None, CPU)
-    _cow.notify("import", array, None, int(data.nbytes))
-    return array, None
+    return copied_import(new_array(data, None, CPU)), None
 
 
 def import_zero_copy(
@@ -699,10 +797,56 @@ def import_zero_copy(
     return array
 
 
-def _copied_import(data: Any, device: Device) -> Array:
-    array = new_array(device.backend.copy(data), None, device)
-    _cow.notify("import", array, None, int(data.nbytes))
+def count_import_copy(array: Array, nbytes: int) -> None:
+    """Count and show a copy of ``nbytes`` that an import made; ``array`` holds it.
+
+    The one place where the copies of imports (:func:`from_dlpack`,
+    ``from_torch``, ``asarray`` of a NumPy array, a tensor or a buffer)
+    become visible, as docs/design.md rule 9 asks of every copy: the
+    observer, if anyone looks, records it (a ``materialize`` row in
+    :func:`cowarray.trace`, a :class:`cowarray.CopyWarning` under
+    :func:`cowarray.warn_on_copy`), and the process-wide copy counters add it.
+
+    Parameters
+    ----------
+    array : Array
+        The new Array that holds the copy; no other value has seen it yet.
+    nbytes : int
+        The bytes copied.
+
+    Notes
+    -----
+    A copy the producer made because the import asked for one (``copy=True``,
+    a host copy of device data, torch resolving a conjugate bit) counts as
+    the import's copy: cowarray asked for it on the user's behalf, as a lazy
+    clone of foreign memory (``x.copy()``, ``asarray(x, copy=True)``) counts
+    the eager copy it makes. A conversion to another dtype computes new
+    values and is not counted, as :func:`cowarray.astype` is not. An empty
+    array copies no byte and counts nothing.
+
+    The observer comes first: a warning turned into an error refuses the
+    copy, which is then not counted; the caller's exception drops ``array``,
+    so no value ever held the refused copy.
+    """
+    if not nbytes:
+        return
+    observer = _cow.observer
+    if observer is not None:
+        observer.record("import_copy", array, None, nbytes)
+    _cow.COUNTERS.add(nbytes)
+
+
+def copied_import(array: Array) -> Array:
+    """``array``, a new Array holding an import's copy: counted, shown, and
+    reported as the import (an ``"import"`` event without a buffer)."""
+    nbytes = int(array._data.nbytes)
+    count_import_copy(array, nbytes)
+    _cow.notify("import", array, None, nbytes)
     return array
+
+
+def _copied_import(data: Any, device: Device) -> Array:
+    return copied_import(new_array(device.backend.copy(data), None, device))
 
 
 def _on_device(array: Array, target: Device | None, copy: bool | None) -> Array:
@@ -713,7 +857,14 @@ def _on_device(array: Array, target: Device | None, copy: bool | None) -> Array:
             f"from_dlpack(..., device={str(target)!r}, copy=False): the data is on "
             f"{array._device}; moving it to {target} needs a copy"
         )
-    return array.to_device(target)
+    moved = array.to_device(target)
+    if target.kind != "cpu" or array._device.kind != "cpu":
+        # A move to or from a GPU copies every byte into new memory, and
+        # to_device counts nothing. (Host devices share host memory: there
+        # the core shares it lazily, or counts the eager copy that foreign
+        # or exposed memory needs.)
+        count_import_copy(moved, int(moved._data.nbytes))
+    return moved
 
 
 def _from_own_array(x: Array, target: Device | None, copy: bool | None) -> Array:

@@ -14,6 +14,10 @@ offer that fits a value type:
   ``x``'s buffer keep theirs.
 - ``x.view(dtype)`` reinterprets the bytes as another dtype; the result is a
   view that joins ``x``'s buffer (rule 1), so writing either copies first.
+  ``x.view()`` is a view too, in ``x``'s view family: writing it while ``x``
+  lives warns (docs/design.md rule 1), as NumPy would change ``x``.
+- ``x.real`` and ``x.conj()`` / ``x.conjugate()`` of a real array are ``x``
+  itself, as NumPy's are, so writes through them change ``x`` as in NumPy.
 
 Registered on the Array by :func:`register` (called from ``cowarray/__init__.py``),
 as JAX attaches its methods: ``_array.py`` imports nothing of this module.
@@ -28,7 +32,7 @@ from typing import Any, Final
 import numpy as np
 
 from . import _dtypes
-from ._array import Array, lazy_clone, may_view, reshape_view
+from ._array import Array, may_view, reshape_view
 from ._ops import (
     creation,
     data_types,
@@ -164,9 +168,14 @@ def astype(
 
 
 def view(self: Array, dtype: Any = None) -> Array:
-    """The same bytes read as another ``dtype``: a view that joins ``x``'s buffer."""
+    """The same bytes read as another ``dtype``: a view that joins ``x``'s buffer.
+
+    ``x.view()`` is a view too, as NumPy's: a member of ``x``'s view family,
+    so writing it while ``x`` lives warns (it changes only the view); take
+    ``lazy_clone(x)`` for a separate value.
+    """
     if dtype is None:
-        return lazy_clone(self)
+        return may_view(self._data.view(), self._device, (self,))
     target = _dtypes.to_dtype(dtype)
     data = self._data
     last = data.shape[-1] if data.ndim else 1
@@ -310,11 +319,18 @@ def round(self: Array, decimals: int = 0, out: None = None) -> Array:
 
 
 def conj(self: Array) -> Array:
-    """The complex conjugate (:func:`cowarray.conj`)."""
+    """The complex conjugate (:func:`cowarray.conj`); ``x`` itself when ``x`` is
+    not complex, as NumPy's ``x.conj()`` (``np.conj(x)`` is a new array)."""
+    if self._data.dtype.kind != "c":
+        return self  # so that ``x.conj()[...] = v`` writes x, as in NumPy
     return elementwise.conj(self)
 
 
 def _real(self: Array) -> Array:
+    if self._data.dtype.kind != "c":
+        # NumPy's x.real of a real array is x itself: writes through it
+        # (``x.real[:] = 0``, ``v = x.real; v *= 2``) change x, here too.
+        return self
     return elementwise.real(self)
 
 
@@ -443,7 +459,9 @@ def register() -> None:
         method.__qualname__ = f"Array.{name}"
         setattr(Array, name, method)
     Array.conjugate = conj  # type: ignore[method-assign]
-    Array.real = property(_real, doc="The real part (:func:`cowarray.real`).")  # type: ignore[assignment]
+    Array.real = property(  # type: ignore[assignment]
+        _real, doc="The real part (:func:`cowarray.real`); ``x`` itself for a real ``x``."
+    )
     Array.imag = property(_imag, doc="The imaginary part (:func:`cowarray.imag`).")  # type: ignore[assignment]
     Array.nbytes = property(  # type: ignore[assignment]
         lambda self: self.size * self.dtype.itemsize, doc="The size of the elements in bytes."

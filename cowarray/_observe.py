@@ -44,7 +44,8 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 class CopyWarning(UserWarning):
-    """Issued by :func:`warn_on_copy` when a write copies a shared buffer.
+    """Issued by :func:`warn_on_copy` when cowarray copies: a write to a shared
+    buffer, an eager copy of exposed or foreign memory, or an import that copies.
 
     It names the buffer as traces and pictures do. Turned into an error
     (``warnings.simplefilter("error", CopyWarning)``), it refuses the copy.
@@ -78,7 +79,8 @@ class TraceEvent:
     kind : str
         ``"share"`` (a lazy clone, view or NumPy export joined a buffer),
         ``"materialize"`` (a write copied its region out of a shared buffer,
-        or an exposed or foreign buffer had to be copied at once),
+        an exposed or foreign buffer had to be copied at once, or an import
+        copied: ``from_dlpack``, ``from_torch``, ``asarray`` of foreign data),
         ``"takeover"`` (the last holder wrote in place), ``"export"``,
         ``"import"`` or ``"exposure_end"`` (DLPack).
     nbytes : int
@@ -290,8 +292,7 @@ class _Dispatcher:
     def record(self, kind: str, holder: Any, buffer: _cow.Buffer | None, nbytes: int) -> None:
         traces = _active
         threshold = _warn_threshold
-        eager = kind == "eager_copy"
-        copied = eager or kind == "materialize"
+        copied = kind in _COPY_KINDS
         warn = copied and threshold is not None and nbytes >= threshold
         if not traces and not warn:
             return
@@ -300,12 +301,16 @@ class _Dispatcher:
         if warn:
             # First, so that a warning raised as an error (which refuses the
             # copy) leaves no event for a copy that never took effect.
-            _warn(event, eager)
+            _warn(event, kind)
         for recording in traces:
             recording._add(event)
 
 
 _DISPATCHER = _Dispatcher()
+#: The core's copy events: a write's copy ("materialize"), the eager copy of
+#: memory that cannot be shared lazily, and an import's copy (DLPack, torch,
+#: asarray of foreign data). All count as copies; only the warning tells them apart.
+_COPY_KINDS = frozenset({"materialize", "eager_copy", "import_copy"})
 
 
 def _refresh_observer() -> None:
@@ -314,14 +319,20 @@ def _refresh_observer() -> None:
     _cow.observer = _DISPATCHER if looking else None
 
 
-def _warn(event: TraceEvent, eager: bool) -> None:
+def _warn(event: TraceEvent, kind: str) -> None:
     _, level = _user_frame()
     source = f"buffer {event.buffer}" if event.buffer is not None else "its buffer"
     copied = f"{event.nbytes} bytes (region {event.shape}, {event.dtype})"
-    if eager:
+    if kind == "eager_copy":
         message = (
             f"copied {copied} out of {source} at once: memory outside cowarray (a "
             "DLPack consumer or producer) may write that buffer, so it is not shared lazily"
+        )
+    elif kind == "import_copy":
+        message = (
+            f"an import copied {copied}: the new array has its own copy of the data "
+            "(copy=True, asarray of a NumPy array, tensor or buffer, a move to another "
+            "device, or memory a cowarray value already aliases)"
         )
     else:
         message = f"a write copied {copied} out of shared {source}"
@@ -501,7 +512,8 @@ def trace() -> Trace:
     """Record every copy-on-write event inside a ``with`` block.
 
     Records lazy clones and views joining a buffer (``share``), copies made
-    by writes (``materialize``: bytes and region), writes by the last holder
+    by writes, eager copies and imports that copy (``materialize``: bytes and
+    region), writes by the last holder
     (``takeover``), DLPack ``export``, ``import`` and ``exposure_end``, each
     with the file and line of your code that caused it.
 
@@ -548,12 +560,16 @@ def trace() -> Trace:
 
 @dataclass(frozen=True, slots=True)
 class CopyCounters:
-    """Process-wide totals of copies made by writes to shared buffers.
+    """Process-wide totals of the copies cowarray made.
+
+    Writes to shared buffers, eager copies of exposed or foreign memory, and
+    imports that copy (``from_dlpack``, ``from_torch``, ``asarray`` of a
+    NumPy array, a tensor or a buffer) each count as one copy.
 
     Attributes
     ----------
     copies : int
-        Materializations since start-up or the last reset.
+        Copies since start-up or the last reset.
     bytes_copied : int
         Bytes they copied.
 
@@ -572,7 +588,10 @@ class CopyCounters:
 
 
 def copy_counters() -> CopyCounters:
-    """How many copies writes have made, and how many bytes, in this process.
+    """How many copies cowarray has made, and how many bytes, in this process.
+
+    Writes to shared buffers, eager copies and imports that copy all count;
+    a zero-copy import, a lazy clone and a conversion to another dtype do not.
 
     Always counting, whether or not anyone traces. Reset with
     :func:`reset_copy_counters`.
@@ -655,7 +674,7 @@ def _set_threshold(min_bytes: int | None) -> int | None:
 
 
 def warn_on_copy(min_bytes: int | None = 0) -> _WarningSwitch:
-    """Issue a :class:`CopyWarning` for every write that copies ``min_bytes`` or more.
+    """Issue a :class:`CopyWarning` for every copy of ``min_bytes`` or more.
 
     Works as a global switch (call it) and as a context manager (``with``),
     like ``torch.set_grad_enabled``: the call turns warnings on at once, and
@@ -674,13 +693,14 @@ def warn_on_copy(min_bytes: int | None = 0) -> _WarningSwitch:
 
     Notes
     -----
-    The warning points at the line of your code that wrote. The setting is
+    The warning points at the line of your code that copied. The setting is
     process-wide (all threads). Besides writes, the eager copies that exposed
     and foreign buffers force (a clone, view or result of such an array) warn
-    too. If warnings are turned into errors
-    (``warnings.simplefilter("error", CopyWarning)``), an operation that would
-    copy raises instead, and every array keeps its value: a way to make sure a
-    block of code never copies.
+    too, and so do imports that copy (``from_dlpack``, ``from_torch``,
+    ``asarray`` of a NumPy array, a tensor or a buffer). If warnings are
+    turned into errors (``warnings.simplefilter("error", CopyWarning)``), an
+    operation that would copy raises instead, and every array keeps its
+    value: a way to make sure a block of code never copies.
 
     Examples
     --------

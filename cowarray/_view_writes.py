@@ -10,19 +10,40 @@ word. This module makes that loud (docs/design.md, rule 1):
   array's *view family*, the set of arrays that would share memory in NumPy.
   A lazy clone starts a new family: it is an explicit value.
 - A write to a derived view while another member of its family is alive is
-  a *view write*: it warns with :class:`ViewWriteWarning`, naming the line
-  that wrote, unless it is the write-back of an augmented assignment. A
-  write to the family's first array (the one views were taken from) does
-  not warn: NumPy code that writes the base while holding views is rare,
-  and cowarray code does it all the time.
-- ``x[k] += v`` is ``t = x[k]; t += v; x[k] = t`` in Python: the write to
-  the view ``t`` is held back until the next cowarray operation, and
-  forgotten if that operation is the write-back ``x[k] = t``, whose result
-  is NumPy's.
+  a *view write*: it warns with :class:`ViewWriteWarning` at once, at the
+  line that wrote, on the thread that wrote and so inside that code's
+  warning filters (``catch_warnings``, ``pytest.warns``, ``-W error``: then
+  the write raises before it changes anything). A write to the family's
+  first array (the one views were taken from) does not warn: NumPy code
+  that writes the base while holding views is rare, and cowarray code does
+  it all the time.
+- ``x[k] += v`` is ``t = x[k]; t += v; x[k] = t`` in Python, and its result
+  is NumPy's. The in-place write to ``t`` reads its caller's code
+  (:func:`note_in_place_write`): if the next instructions write ``t`` back
+  into a container and only the value stack holds ``t``, the warning is
+  held back, on this thread only, until the write-back, which drops it when
+  it writes into ``t``'s family (:func:`settle`); anything else reports it
+  first, naming the line. Where the code cannot be read (a call from C, as
+  ``operator.iadd``), the write warns at once.
+- A NumPy array or DLPack consumer that writes exported memory of a view
+  whose family lives (``np.asarray(out[k])``, ``torch.from_dlpack(x[0])``)
+  cannot be seen as it writes. The export is compared with a snapshot when
+  the consumer releases it, and a difference is reported, naming the line
+  that made the export, at the exporting thread's next cowarray operation
+  (:func:`end_watch`: a release may run in a gc callback or on another
+  thread); exports still alive at interpreter exit are compared then. An
+  export also counts as a member of its array's family while it lives, so
+  ``a = np.asarray(x); v = x[0]; del x; v[1] = 5`` warns.
+- Every deferred report belongs to one thread: :func:`flush` (each
+  operation, while :data:`PENDING` is non-empty) reports only the calling
+  thread's; those of a thread that ended without another operation, and
+  everything left, are reported at interpreter exit.
 
 Families are counted by reference counts of a small token, calibrated at
-import. A count can be off only in a diagnostic (a missed or an extra
-warning); values never depend on it.
+import; whether a view is a temporary, by its reference count, calibrated
+the first time it is needed. A count can be off only in a diagnostic (a
+missed or an extra warning); values never depend on it, nor on the code
+read.
 """
 
 from __future__ import annotations
@@ -30,7 +51,9 @@ from __future__ import annotations
 import atexit
 import os
 import sys
+import threading
 import warnings
+import weakref
 from typing import Any, Final
 
 __all__ = ["ViewWriteWarning"]
@@ -52,8 +75,7 @@ class ViewWriteWarning(UserWarning):
     >>> row = x[0]
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
-    ...     row[1] = 5.0
-    ...     _ = ca.sum(x)  # the next operation reports the write
+    ...     row[1] = 5.0  # warns here, naming this line
     >>> caught[0].category.__name__
     'ViewWriteWarning'
     >>> x[0, 1], row[1]
@@ -124,19 +146,31 @@ def lives_beside_its_family(holder: Any) -> bool:
 
 
 class _Pending:
-    __slots__ = ("filename", "holder", "lineno", "module_globals", "what")
+    """A view write to report on the thread that made it (``thread``)."""
 
-    def __init__(self, holder: Any, what: str, where: Location | None = None) -> None:
+    __slots__ = ("filename", "holder", "lineno", "module_globals", "thread", "what")
+
+    def __init__(self, holder: Any, what: str, where: Location, thread: int) -> None:
         self.holder = holder
         self.what = what
-        self.filename, self.lineno, self.module_globals = where or writing_location()
+        self.filename, self.lineno, self.module_globals = where
+        self.thread = thread
 
 
-#: View writes held back until the next operation (one from an in-place
-#: operator, and any that NumPy exports found when they were released).
+#: Every thread's view writes waiting to be reported, in the order found,
+#: each tagged with the thread it belongs to. The hot path tests only that
+#: this list is non-empty (``if PENDING: flush()``); :func:`flush` then
+#: reports the calling thread's entries and leaves the others'. Entries are
+#: rare and short-lived: an in-place write held back for the few
+#: instructions until its write-back, and a foreign consumer's write found
+#: when its export was released.
 PENDING: Final[list[_Pending]] = []
 
+#: Entries of threads that ended before reporting them: reported at exit.
+_ORPHANS: Final[list[_Pending]] = []
+
 _PACKAGE_DIR: Final = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
+_get_ident: Final = threading.get_ident
 
 
 #: Where a write happened: file name, line, and the module's globals (for
@@ -144,55 +178,303 @@ _PACKAGE_DIR: Final = os.path.join(os.path.dirname(os.path.abspath(__file__)), "
 #: writer's locals, NumPy exports among them, alive with it.
 Location = tuple[str, int, dict[str, Any]]
 
+_NOWHERE: Final[Location] = ("<unknown>", 0, {})
 
-def writing_location() -> Location:
-    """The first frame outside cowarray: the line that wrote (library or not)."""
-    frame: Any = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+
+def _outside_frame(skip: tuple[str, ...] = ()) -> Any:
+    """The innermost frame outside cowarray (and outside functions named in
+    ``skip``): the code that wrote, library or not. None when there is none
+    (a call from C with no Python frame above it)."""
+    frame: Any = sys._getframe(2)
+    while frame is not None and (
+        frame.f_code.co_filename.startswith(_PACKAGE_DIR) or frame.f_code.co_name in skip
+    ):
         frame = frame.f_back
+    return frame
+
+
+def _location(frame: Any) -> Location:
     if frame is None:
-        return "<unknown>", 0, {}
+        return _NOWHERE
     return frame.f_code.co_filename, frame.f_lineno, frame.f_globals
 
 
+def writing_location(skip: tuple[str, ...] = ()) -> Location:
+    """The first frame outside cowarray: the line that wrote (library or not).
+
+    ``skip`` names functions to look past as well: a consumer's
+    ``from_dlpack`` that calls ``__dlpack__`` on its caller's behalf.
+    """
+    return _location(_outside_frame(skip))
+
+
+# -- deciding at the write: is this the first half of ``x[k] += v``? ----------------
+
+
+#: After an in-place BINARY_OP, only these may come before the write-back.
+_STACK_SHUFFLES: Final = frozenset(
+    {"SWAP", "COPY", "NOP", "EXTENDED_ARG", "CACHE", "ROT_TWO", "ROT_THREE", "ROT_FOUR"}
+)
+#: The write-back of an augmented assignment to a subscript or attribute.
+_WRITE_BACKS: Final = frozenset({"STORE_SUBSCR", "STORE_SLICE", "STORE_ATTR"})
+#: Stores of a name, and the loads that read the same variable back.
+_NAME_STORES: Final = {
+    "STORE_FAST": "FAST",
+    "STORE_NAME": "NAME",
+    "STORE_GLOBAL": "GLOBAL",
+    "STORE_DEREF": "DEREF",
+}
+_NAME_LOADS: Final = {
+    "LOAD_FAST": "FAST",
+    "LOAD_FAST_BORROW": "FAST",
+    "LOAD_FAST_CHECK": "FAST",
+    "LOAD_NAME": "NAME",
+    "LOAD_GLOBAL": "GLOBAL",
+    "LOAD_DEREF": "DEREF",
+}
+_PAIRED_LOADS: Final = frozenset({"LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW"})
+_CONSTANT_LOADS: Final = frozenset({"LOAD_CONST", "LOAD_SMALL_INT", "LOAD_COMMON_CONSTANT"})
+
+#: What :func:`_write_back` finds after an in-place operator.
+_NO_WRITE_BACK: Final = 0
+_INTO_ITS_CONTAINER: Final = 1  # ``c[k] += v``: STORE_SUBSCR / STORE_SLICE / STORE_ATTR
+_THROUGH_ITS_NAME: Final = 2  # ``v *= s`` and, as the next statement, ``c[k] = v``
+
+#: (code, offset) -> :func:`_write_back`'s answer for the instruction there.
+#: Bounded: cleared when full.
+_WRITE_BACK_AT: dict[tuple[Any, int], int] = {}
+_WRITE_BACK_AT_MOST: Final = 4096
+
+
+def _write_back(frame: Any) -> int:
+    """Whether ``frame``, at an in-place operator, writes its result back.
+
+    Python runs ``c[k] += v`` as ``t = c[k]; t += v; c[k] = t``: the
+    in-place BINARY_OP is followed by stack shuffles only (SWAP, COPY) and
+    then STORE_SUBSCR (STORE_SLICE for ``c[a:b]`` on 3.12 and 3.13) or
+    STORE_ATTR, which write ``t`` back (:data:`_INTO_ITS_CONTAINER`). The
+    same by hand, ``v *= s`` followed by the statement ``c[k] = v`` (only
+    loads of names and constants, attributes, slices and tuples before the
+    store, which takes ``v`` as its value), is :data:`_THROUGH_ITS_NAME`.
+    Anything else (``v += 1`` and then other code; a call from C such as
+    ``operator.iadd``, where ``f_lasti`` is at a CALL) is
+    :data:`_NO_WRITE_BACK`.
+
+    Read from the code object (``dis`` undoes the interpreter's
+    specializations) at ``f_lasti``, the instruction running; calibrated on
+    CPython 3.11 to 3.15 by tests/hostile/test_view_write_spellings.py. A
+    diagnostic only: no value depends on the answer.
+    """
+    code = frame.f_code
+    offset = frame.f_lasti
+    key = (code, offset)
+    try:
+        return _WRITE_BACK_AT[key]
+    except KeyError:
+        pass
+    try:
+        answer = _read_write_back(code, offset)
+    except Exception:  # (bytecode this does not know: warn at once)
+        answer = _NO_WRITE_BACK
+    if len(_WRITE_BACK_AT) >= _WRITE_BACK_AT_MOST:
+        _WRITE_BACK_AT.clear()
+    _WRITE_BACK_AT[key] = answer
+    return answer
+
+
+def _read_write_back(code: Any, offset: int) -> int:
+    import dis
+
+    instructions = iter(dis.get_instructions(code))
+    for instruction in instructions:
+        if instruction.offset == offset:
+            if instruction.opname != "BINARY_OP" or not instruction.argrepr.endswith("="):
+                return _NO_WRITE_BACK  # not an in-place operator (a call from C)
+            break
+    else:
+        return _NO_WRITE_BACK
+    for instruction in instructions:
+        if instruction.opname not in _STACK_SHUFFLES:
+            break
+    else:
+        return _NO_WRITE_BACK
+    opname = instruction.opname
+    if opname in _WRITE_BACKS:
+        return _INTO_ITS_CONTAINER
+    # ``v *= s`` stored in a name: is the next statement ``c[k] = v``?
+    stack: list[bool] = []  # the values the statement pushes: True for v
+    if opname == "STORE_FAST_LOAD_FAST":
+        name, loaded = instruction.argval
+        kind = "FAST"
+        stack.append(loaded == name)
+    elif opname in _NAME_STORES:
+        name, kind = instruction.argval, _NAME_STORES[opname]
+    else:
+        return _NO_WRITE_BACK
+    for count, instruction in enumerate(instructions):
+        opname = instruction.opname
+        if count > 32 or len(stack) > 8:
+            return _NO_WRITE_BACK
+        if opname in _STACK_SHUFFLES and opname not in ("SWAP", "COPY"):
+            continue
+        if opname in _NAME_LOADS:
+            if "NULL" in instruction.argrepr:
+                return _NO_WRITE_BACK  # a call follows
+            stack.append(instruction.argval == name and _NAME_LOADS[opname] == kind)
+        elif opname in _PAIRED_LOADS:
+            stack.extend(loaded == name and kind == "FAST" for loaded in instruction.argval)
+        elif opname in _CONSTANT_LOADS:
+            stack.append(False)
+        elif opname == "LOAD_ATTR" and "NULL" not in instruction.argrepr and stack:
+            if stack.pop():
+                return _NO_WRITE_BACK  # an attribute of v: not a write-back
+            stack.append(False)
+        elif opname in ("BUILD_SLICE", "BUILD_TUPLE") and 0 < (instruction.arg or 0) <= len(stack):
+            del stack[len(stack) - (instruction.arg or 0) :]
+            if len(stack) < 1:
+                return _NO_WRITE_BACK  # v went into it
+            stack.append(False)
+        elif opname in ("STORE_SUBSCR", "STORE_SLICE"):
+            operands = 3 if opname == "STORE_SUBSCR" else 4
+            if len(stack) == operands and stack[0] and not any(stack[1:]):
+                return _THROUGH_ITS_NAME
+            return _NO_WRITE_BACK
+        else:
+            return _NO_WRITE_BACK
+    return _NO_WRITE_BACK
+
+
+#: sys.getrefcount of a view in :func:`note_in_place_write` when only the
+#: caller's value stack holds it (the ``t`` of ``x[k] += v``), measured on
+#: this interpreter the first time it is needed
+#: (:func:`_calibrate_temporaries`); None if the measurement was not
+#: conclusive, 0 before it ran.
+_TEMPORARY_COUNT: int | None = 0
+#: thread ident -> the counts a calibration on that thread collects.
+_CALIBRATING: dict[int, list[int]] = {}
+_calibration_lock: Final = threading.Lock()
+
+
+def note_in_place_write(holder: Any, value: object, what: str) -> None:
+    """Called before an in-place operator writes ``holder``, a derived view.
+
+    Warns at once, at the line that wrote, unless the caller's code writes
+    the result back next (:func:`_write_back`): an augmented assignment
+    ``x[k] += v`` on the temporary ``t = x[k]`` (only the value stack holds
+    it: ``views[0] += 1`` on a list of views warns at once), or ``v *= s``
+    followed by the statement ``x[k] = v``. Then the warning is held back,
+    on this thread only, for :func:`settle` to drop when the write-back goes
+    into the view's own family, which makes the result NumPy's; whatever
+    cowarray operation comes first otherwise reports it, naming this line.
+    Where the caller's code cannot be read (a call from C), it warns at once.
+    """
+    if not _others_alive(holder, value):
+        return
+    count = sys.getrefcount(holder)
+    me = _get_ident()
+    if _CALIBRATING and me in _CALIBRATING:
+        _CALIBRATING[me].append(count)
+        return
+    if PENDING:
+        flush()
+    frame = _outside_frame()
+    where = _location(frame)
+    kind = _NO_WRITE_BACK if frame is None else _write_back(frame)
+    del frame
+    # (under a tracer the locals of the frames between may be held by their
+    # f_locals dictionaries: the count says nothing, the code does)
+    if kind == _INTO_ITS_CONTAINER and sys.gettrace() is None:
+        temporary = _TEMPORARY_COUNT if _TEMPORARY_COUNT else _calibrate_temporaries()
+        if temporary is not None and count > temporary:
+            kind = _NO_WRITE_BACK  # held elsewhere too: ``views[0] += 1``
+    if kind != _NO_WRITE_BACK:
+        if not hasattr(_THREAD, "end"):
+            _THREAD.end = _ThreadEnd()
+        PENDING.append(_Pending(holder, what, where, me))
+        return
+    _report(_Pending(None, what, where, 0))
+
+
+def _calibrate_temporaries() -> int | None:
+    """Measure :data:`_TEMPORARY_COUNT`: run ``base[0] += 1`` (a temporary
+    view) and ``views[0] += 1`` (a view a list holds too) through the real
+    path, in code outside cowarray, and read the counts. (On the host: the
+    frames between the operator and :func:`note_in_place_write` are the
+    same for every device.)"""
+    global _TEMPORARY_COUNT
+    from ._array import new_array
+    from ._devices import CPU
+
+    with _calibration_lock:
+        if _TEMPORARY_COUNT != 0:
+            return _TEMPORARY_COUNT
+        base = new_array(CPU.backend.xp.zeros((2, 2)), None, CPU)
+        namespace = {"base": base, "views": [base[1]]}
+        counts = _CALIBRATING[_get_ident()] = []
+        try:
+            exec(_CALIBRATION, namespace)  # (constant code)
+        finally:
+            del _CALIBRATING[_get_ident()]
+        conclusive = len(counts) == 2 and counts[1] == counts[0] + 1
+        _TEMPORARY_COUNT = counts[0] if conclusive else None
+        return _TEMPORARY_COUNT
+
+
+_CALIBRATION: Final = compile("base[0] += 1.0\nviews[0] += 1.0\n", "<cowarray calibration>", "exec")
+
+
 def note_write(holder: Any, value: object, what: str) -> None:
-    """Called before a write to ``holder``, a derived view (``what`` names the write)."""
+    """Called before a write to ``holder``, a derived view (``what`` names the
+    write; not an in-place operator, see :func:`note_in_place_write`): warns
+    at once, naming the line that wrote, if another array of its family lives."""
     if not _others_alive(holder, value):
         return
     if PENDING:
         flush()
-    PENDING.append(_Pending(holder, what))
-
-
-def report_later(where: Location, what: str) -> None:
-    """Report a view write found after the fact (at ``where``), at the next operation.
-
-    Called from a NumPy export's release, which may run inside a collection
-    or on another thread: raising there would be lost, so the report waits.
-    """
-    PENDING.append(_Pending(None, what, where))
+    _report(_Pending(None, what, writing_location(), 0))
 
 
 def settle(target: Any, value: object) -> None:
-    """Before ``target[...] = value``: forget a held-back write that this writes back."""
+    """Before ``target[...] = value``: drop this thread's held-back write to
+    ``value`` if this writes it back into its family, then report the rest."""
     family = target._family
     token = family if type(family) is _Views else getattr(family, "views", None)
     if token is not None and getattr(value, "_family", None) is token:
-        for pending in PENDING:
-            if pending.holder is value:
-                PENDING.remove(pending)
-                break
-    flush()
+        me = _get_ident()
+        try:
+            last = PENDING[-1]  # (the write held back just before, as a rule)
+        except IndexError:
+            return
+        if last.holder is value and last.thread == me:
+            _take(last)
+        else:
+            for pending in PENDING.copy():
+                if pending.holder is value and pending.thread == me:
+                    _take(pending)
+                    break
+    if PENDING:
+        flush()
+
+
+def _take(pending: _Pending) -> bool:
+    try:
+        PENDING.remove(pending)  # (by identity: _Pending has no __eq__)
+    except ValueError:  # taken meanwhile (at exit, by the main thread)
+        return False
+    return True
 
 
 def flush() -> None:
-    """Report the held-back view writes, if any, in the order they were found."""
-    while PENDING:
-        try:
-            pending = PENDING.pop(0)
-        except IndexError:  # another thread reported it first
-            return
-        _report(pending)
+    """Report the calling thread's held-back view writes, in the order found.
+
+    Other threads' entries stay for their own next operation: a warning is
+    issued on the thread that wrote, inside its warning filters.
+    """
+    me = _get_ident()
+    for pending in PENDING.copy():  # (one step, also without a GIL)
+        if pending.thread == me and _take(pending):
+            _report(pending)
+    # (another thread's entries stay: this thread pays this call until then)
 
 
 def _report(pending: _Pending) -> None:
@@ -210,4 +492,139 @@ def _report(pending: _Pending) -> None:
     )
 
 
-atexit.register(flush)
+# -- threads that end with something to report -----------------------------------
+
+
+class _ThreadEnd:
+    """Lives in a thread's local storage: when the thread ends it dies, and
+    moves what that thread left unreported to :data:`_ORPHANS` (reported at
+    exit), so that no other thread reports it and none pays for it."""
+
+    __slots__ = ("thread",)
+
+    def __init__(self) -> None:
+        self.thread = _get_ident()
+
+    def __del__(
+        self, pending: list[_Pending] = PENDING, orphans: list[_Pending] = _ORPHANS
+    ) -> None:
+        for entry in pending.copy():
+            if entry.thread == self.thread:
+                try:
+                    pending.remove(entry)
+                except ValueError:
+                    continue
+                orphans.append(entry)
+
+
+_THREAD: Final = threading.local()
+
+
+def _thread_end_watch() -> None:
+    """Make sure this thread's end moves its leftovers aside (:class:`_ThreadEnd`)."""
+    if not hasattr(_THREAD, "end"):
+        _THREAD.end = _ThreadEnd()
+
+
+# -- foreign writers: exports of views, compared when released ---------------------
+
+
+class _Watch:
+    """An export of a view whose family lives: a foreign consumer (NumPy,
+    torch, any DLPack consumer) may write the exported memory, which NumPy
+    would have shared with the rest of the family. Compared with a snapshot
+    when the consumer releases it (:func:`end_watch`), or at exit."""
+
+    __slots__ = ("data", "snapshot", "thread", "what", "where", "xp")
+
+    def __init__(self, data: Any, xp: Any, where: Location, what: str) -> None:
+        self.data = data
+        self.xp = xp
+        self.snapshot = xp.array(data, copy=True)
+        self.where = where
+        self.what = what
+        self.thread = _get_ident()
+
+
+#: id -> every watched export still held by its consumer.
+_WATCHES: Final[dict[int, _Watch]] = {}
+
+
+def watch_export(data: Any, xp: Any, where: Location, what: str) -> _Watch:
+    """Start watching ``data``, exported memory of a view whose family lives,
+    before the consumer gets it. ``where`` is the line that made the export;
+    ``what`` names it in the warning."""
+    watch = _Watch(data, xp, where, what)
+    _WATCHES[id(watch)] = watch
+    _thread_end_watch()
+    return watch
+
+
+def end_watch(watch: _Watch, watches: dict[int, _Watch] = _WATCHES) -> None:
+    """The consumer released ``watch``'s memory: if it wrote there, report the
+    write (naming the export's line) at the exporting thread's next cowarray
+    operation. A release may run in a gc callback or on another thread, where
+    a warning would reach the wrong filters or none. (Module globals are
+    bound as defaults: a release may run at exit.)"""
+    if watches.pop(id(watch), None) is None:
+        return  # compared already (at exit)
+    _compare(watch)
+
+
+def _compare(watch: _Watch, pending: list[_Pending] = PENDING) -> None:
+    if not same_bytes(watch.xp, watch.snapshot, watch.data):
+        pending.append(_Pending(None, watch.what, watch.where, watch.thread))
+    watch.snapshot = watch.data = None
+
+
+#: id of a weak reference to an exported object whose death is its release
+#: -> (that reference, the family token it holds, its watch or None), kept
+#: until the reference fires (:func:`in_family_until_death`).
+_UNTIL_DEATH: Final[dict[int, tuple[Any, object, _Watch | None]]] = {}
+
+
+def in_family_until_death(exported: Any, family: object, watch: _Watch | None) -> None:
+    """Count ``exported`` in ``family`` (a view family token) until it dies,
+    then compare ``watch``, if any: for a consumer that keeps exactly the
+    object it is given for as long as it uses the memory (``torch.from_numpy``)."""
+    reference = weakref.ref(exported, _died)
+    _UNTIL_DEATH[id(reference)] = (reference, family, watch)
+
+
+def _died(
+    reference: Any,
+    entries: dict[int, tuple[Any, object, _Watch | None]] = _UNTIL_DEATH,
+    end: Any = end_watch,
+) -> None:
+    # (globals bound as defaults: an export can die at exit)
+    entry = entries.pop(id(reference), None)
+    if entry is not None and entry[2] is not None:
+        end(entry[2])
+
+
+def same_bytes(xp: Any, a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b`` hold the same bytes (a NaN's payload and the
+    sign of zero count: a consumer's write of -0.0 over 0.0 is a write)."""
+    if a.shape != b.shape or a.dtype != b.dtype:
+        return False
+    if not a.size:
+        return True
+    a = xp.ascontiguousarray(a).reshape(-1).view(xp.uint8)
+    b = xp.ascontiguousarray(b).reshape(-1).view(xp.uint8)
+    return bool(xp.array_equal(a, b))
+
+
+def _at_exit() -> None:
+    """Compare the exports still alive, then report every thread's leftovers:
+    exit is the last place a report can go."""
+    for key in list(_WATCHES):
+        watch = _WATCHES.pop(key, None)
+        if watch is not None:
+            _compare(watch)
+    leftovers = _ORPHANS + PENDING
+    del _ORPHANS[:], PENDING[:]
+    for pending in leftovers:
+        _report(pending)
+
+
+atexit.register(_at_exit)

@@ -201,8 +201,14 @@ def asarray(
         ) from None
     _check_supported(data, obj)
     if backend.memory_owner(data) is not data:
-        # a view of someone's buffer (bytes, memoryview, ...): take a copy
-        data = backend.copy(data)
+        # a view of someone's buffer (bytes, memoryview, a torch tensor, ...):
+        # take a copy, an import's copy that must be seen (design rule 9)
+        return _dlpack.copied_import(new_array(backend.copy(data), None, target))
+    if target.kind != "cpu" and (
+        isinstance(obj, CPU.backend.array_type) or hasattr(obj, "__dlpack__")
+    ):
+        # host array memory (a NumPy array, a CPU tensor) moved onto a GPU: a copy
+        return _dlpack.copied_import(new_array(data, None, target))
     return new_array(data, None, target)
 
 
@@ -230,7 +236,7 @@ def _from_device_data(
     if target.kind == "cuda" and isinstance(obj, backend.array_type):
         data = backend.asarray(obj, dtype=dtype, copy=True)
         _check_supported(data, obj)
-        return new_array(data, None, target)
+        return _dlpack.copied_import(new_array(data, None, target))  # a move: seen
     return _with_dtype(_dlpack.from_dlpack(obj, device=target), dtype)
 
 
@@ -280,7 +286,10 @@ def _from_backend_array(data: Any, dtype: Any, device: Device, copy: bool | None
         if dtype is not None and dtype != data.dtype:
             raise ValueError(f"asarray(..., copy=False) cannot convert {data.dtype} to {dtype}")
         return _foreign(data, device)
-    return new_array(backend.asarray(data, dtype=dtype, copy=True), None, device)
+    array = new_array(backend.asarray(data, dtype=dtype, copy=True), None, device)
+    if dtype is None or dtype == data.dtype:
+        return _dlpack.copied_import(array)  # an import's copy: seen (design rule 9)
+    return array  # a conversion computes new values: not a copy, as astype is not
 
 
 def _foreign(data: Any, device: Device) -> Array:

@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import _view_writes
 from .._array import Array
 from .._devices import CPU
-from .._dlpack import exposed_view, from_dlpack, import_zero_copy
+from .._dlpack import count_import_copy, exposed_view, from_dlpack, import_zero_copy
 
 if TYPE_CHECKING:
     import torch
@@ -95,15 +96,29 @@ def to_torch(x: Array, /, *, copy: bool | None = None) -> torch.Tensor:
         raise TypeError(f"to_torch expects a cowarray Array, got {type(x).__name__}")
     library = _TORCH or _load_torch()
     if copy is None and type(x._data) is _NDARRAY:
+        # A view whose family lives (``to_torch(out[k])``): torch's writes
+        # cannot reach ``out`` as NumPy's would, so the export is compared
+        # when torch lets it go, and a write is reported naming this line.
+        where = _view_writes.writing_location() if _view_writes.lives_beside_its_family(x) else None
         view = exposed_view(x, "to_torch")
         try:
             tensor: torch.Tensor = library.from_numpy(view)
-            return tensor
         except (TypeError, ValueError, RuntimeError):
             # a layout torch.from_numpy refuses (negative strides, strides that
             # are no multiple of the item size): the view's death ends the
             # exposure, and DLPack copies or says why not
             del view
+        else:
+            # torch keeps ``view`` exactly as long as it uses the memory: until
+            # then the tensor counts in x's view family (a view of x written
+            # after ``del x`` warns, as the tensor would see it in NumPy)
+            watch = (
+                None
+                if where is None
+                else _view_writes.watch_export(view.view(), np, where, _THROUGH_TORCH)
+            )
+            _view_writes.in_family_until_death(view, _view_writes.views_token(x), watch)
+            return tensor
     if copy is not None and type(copy) is not bool:
         raise TypeError(f"to_torch: copy must be True, False or None, got {copy!r}")
     shared: torch.Tensor = library.utils.dlpack.from_dlpack(x, copy=copy)
@@ -184,10 +199,29 @@ def from_torch(t: torch.Tensor, /, *, copy: bool | None = None) -> Array:
                 "from_torch(t, copy=False): t has its conjugate or negative bit set, "
                 "so its values must be copied first; use copy=None"
             )
-        t = t.resolve_conj().resolve_neg()
+        return _import_resolved(library, t, copy)
     return from_dlpack(t, copy=copy)
 
 
+def _import_resolved(library: Any, t: torch.Tensor, copy: bool | None) -> Array:
+    """``t``, whose conjugate or negative bit is set, resolved by torch and imported.
+
+    Each resolution is a copy torch makes because the import asked for it:
+    counted as the import's copy (docs/design.md rule 9), after the import,
+    which needs the Array that holds it.
+    """
+    copies = 0
+    for resolve in (library.Tensor.resolve_conj, library.Tensor.resolve_neg):
+        resolved = resolve(t)
+        copies += resolved is not t  # torch returns t itself when the bit is clear
+        t = resolved
+    array = from_dlpack(t, copy=copy)
+    for _ in range(copies):
+        count_import_copy(array, int(array._data.nbytes))
+    return array
+
+
+_THROUGH_TORCH = "a write through to_torch(view)"
 _shared: frozenset[Any] = frozenset()
 _NDARRAY = np.ndarray
 #: The torch module, once a function here has imported it.

@@ -161,14 +161,17 @@ def test_fast_views_are_traced_as_shares() -> None:
 
 def test_a_held_back_view_write_is_reported_by_the_next_transpose() -> None:
     # Every view reports held-back view-write warnings before it is made,
-    # the inlined transpose too (it did not, and they came later).
+    # the inlined transpose too (it did not, and they came later). A write
+    # through a NumPy export of a view is found when the export is released,
+    # and waits for this thread's next operation.
     other = ca.ones((2, 2))
     _ = other.T  # the record exists: the next .T takes the inlined path
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         x = ca.zeros((2, 3))
-        row = x[0]
+        row = np.asarray(x[0])
         row += 1  # NumPy would change x too
+        del row  # the release: the write is found here, reported later
         held = [w for w in caught if issubclass(w.category, ca.ViewWriteWarning)]
         _ = other.T
         reported = [w for w in caught if issubclass(w.category, ca.ViewWriteWarning)]
