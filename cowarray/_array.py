@@ -502,7 +502,12 @@ class Array:
         moved = target.backend.transfer(self._data, self._device.backend, stream)
         if moved is None:  # through host memory
             moved = target.backend.from_numpy(self._device.backend.to_numpy(self._data))
-        return may_view(moved, target, (self,))
+        result = may_view(moved, target, (self,))
+        if target.kind != self._device.kind:
+            # Every byte copied into the other device's memory (host devices
+            # share host memory: there the core shares it, or counts the copy).
+            _cow.count_copy("import_copy", result, int(moved.nbytes))
+        return result
 
     def __dlpack_device__(self) -> tuple[int, int]:
         """``(DLPack device type, device index)``: ``(1, 0)`` for host memory.

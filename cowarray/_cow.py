@@ -72,6 +72,7 @@ __all__ = [
     "Buffer",
     "Holder",
     "Observer",
+    "count_copy",
     "count_eager_copy",
     "expose",
     "hand_over",
@@ -246,7 +247,9 @@ class Observer(Protocol):
     ``"eager_copy"`` (``holder`` was given a copy of ``nbytes`` because
     ``buffer`` could not be shared: exposed or foreign), ``"takeover"`` (the
     last holder writes ``buffer`` in place), ``"export"``, ``"import"``,
-    ``"import_copy"`` (an import copied ``nbytes`` into ``holder``) and
+    ``"import_copy"`` (an import or a move to another device copied
+    ``nbytes`` into ``holder``), ``"export_copy"`` (``holder``'s values were
+    copied out for a consumer: ``np.array(x)``, ``copy=True``) and
     ``"exposure_end"`` (DLPack). If ``record`` raises for a copy (a warning
     turned into an error), the copy is dropped and ``holder`` keeps its value.
     """
@@ -973,6 +976,21 @@ def count_eager_copy(holder: Holder, buffer: Buffer | None, nbytes: int) -> None
     shared lazily (exposed or foreign): ``holder``, a new array, holds the copy."""
     if observer is not None:
         observer.record("eager_copy", holder, buffer, nbytes)
+    COUNTERS.add(nbytes)
+
+
+def count_copy(kind: str, holder: Holder, nbytes: int) -> None:
+    """Count (and show the observer) a copy made outside a write: ``kind`` is
+    ``"import_copy"`` (``holder``, a new array, holds the copy) or
+    ``"export_copy"`` (``holder``'s values were copied out for a consumer).
+
+    The observer comes first: a warning turned into an error refuses the
+    copy, which is then not counted. An empty copy counts nothing.
+    """
+    if not nbytes:
+        return
+    if observer is not None:
+        observer.record(kind, holder, None, nbytes)
     COUNTERS.add(nbytes)
 
 

@@ -234,6 +234,7 @@ def export(x: Array, *, stream: Any, max_version: object, dl_device: object, cop
             on_release=None,
         )
         _mark_copied(capsule)  # CuPy's capsule of our copy does not say so
+        _cow.count_copy("export_copy", x, int(x._data.nbytes))
         _cow.notify("export", x, None, int(x._data.nbytes))
         return capsule
     if copy is False:
@@ -258,6 +259,7 @@ def _export_to_host(x: Array, version: tuple[int, int] | None, copy: object) -> 
         host, stream=None, max_version=version, dl_device=None, copy=False, on_release=None
     )
     _mark_copied(capsule)
+    _cow.count_copy("export_copy", x, int(x._data.nbytes))
     _cow.notify("export", x, None, int(x._data.nbytes))
     return capsule
 
@@ -582,7 +584,9 @@ def array_to_numpy(self: Array, dtype: Any = None, copy: bool | None = None) -> 
             raise ValueError(
                 f"np.asarray(x, dtype={dtype}, copy=False): converting {self.dtype} needs a copy"
             )
-        return host_copy(backend.to_numpy(self._data), dtype)
+        copied = host_copy(backend.to_numpy(self._data), dtype)
+        _cow.count_copy("export_copy", self, int(self._data.nbytes))
+        return copied
     return export_to_numpy(self, copy_allowed=copy is None)
 
 
@@ -828,12 +832,7 @@ def count_import_copy(array: Array, nbytes: int) -> None:
     copy, which is then not counted; the caller's exception drops ``array``,
     so no value ever held the refused copy.
     """
-    if not nbytes:
-        return
-    observer = _cow.observer
-    if observer is not None:
-        observer.record("import_copy", array, None, nbytes)
-    _cow.COUNTERS.add(nbytes)
+    _cow.count_copy("import_copy", array, nbytes)
 
 
 def copied_import(array: Array) -> Array:
@@ -857,14 +856,7 @@ def _on_device(array: Array, target: Device | None, copy: bool | None) -> Array:
             f"from_dlpack(..., device={str(target)!r}, copy=False): the data is on "
             f"{array._device}; moving it to {target} needs a copy"
         )
-    moved = array.to_device(target)
-    if target.kind != "cpu" or array._device.kind != "cpu":
-        # A move to or from a GPU copies every byte into new memory, and
-        # to_device counts nothing. (Host devices share host memory: there
-        # the core shares it lazily, or counts the eager copy that foreign
-        # or exposed memory needs.)
-        count_import_copy(moved, int(moved._data.nbytes))
-    return moved
+    return array.to_device(target)  # (it counts a move's copy)
 
 
 def _from_own_array(x: Array, target: Device | None, copy: bool | None) -> Array:

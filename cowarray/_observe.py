@@ -310,7 +310,7 @@ _DISPATCHER = _Dispatcher()
 #: The core's copy events: a write's copy ("materialize"), the eager copy of
 #: memory that cannot be shared lazily, and an import's copy (DLPack, torch,
 #: asarray of foreign data). All count as copies; only the warning tells them apart.
-_COPY_KINDS = frozenset({"materialize", "eager_copy", "import_copy"})
+_COPY_KINDS = frozenset({"materialize", "eager_copy", "import_copy", "export_copy"})
 
 
 def _refresh_observer() -> None:
@@ -333,6 +333,11 @@ def _warn(event: TraceEvent, kind: str) -> None:
             f"an import copied {copied}: the new array has its own copy of the data "
             "(copy=True, asarray of a NumPy array, tensor or buffer, a move to another "
             "device, or memory a cowarray value already aliases)"
+        )
+    elif kind == "export_copy":
+        message = (
+            f"an export copied {copied}: the consumer gets its own copy (np.array(x), "
+            "copy=True, a layout consumers refuse, or device data copied to the host)"
         )
     else:
         message = f"a write copied {copied} out of shared {source}"
