@@ -39,6 +39,7 @@ as copies unless the function is known not to write.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -143,7 +144,35 @@ def _wrapped(result: Any, device: Any, sources: tuple[Array, ...]) -> Any:
         return [_wrapped(r, device, sources) for r in result]
     if isinstance(result, (np.ndarray, np.generic)) or type(result) is device.backend.array_type:
         _check_holdable(result)
-        return may_view(result, device, sources)
+        return may_view(_writable_as_its_source(result, sources), device, sources)
+    return result
+
+
+def _writable_as_its_source(result: Any, sources: tuple[Array, ...]) -> Any:
+    """``result``, writable again if it views a writable input.
+
+    NumPy functions get read-only views of their inputs (:func:`_readable`),
+    so a view they return (``np.transpose(x)``, ``np.squeeze``,
+    ``np.moveaxis``...) is read-only too, and its first write copied the
+    whole array even where ``x.T``'s writes in place. It joins the input's
+    buffer either way (rule 1); writable, it writes as ``x.T`` does. A view
+    NumPy keeps read-only on purpose (``np.broadcast_to``) stays so.
+    """
+    if type(result) is not np.ndarray or result.flags.writeable:
+        return result
+    base = result.base
+    if base is None:
+        return result
+    for source in sources:
+        data = source._data
+        if (base is data or base is data.base) and data.flags.writeable:
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")  # (NumPy's broadcast views warn)
+                    result.flags.writeable = True
+            except ValueError:
+                pass  # read-only by NumPy's own choice: its writes copy first
+            break
     return result
 
 
@@ -414,7 +443,7 @@ def _plain_function_call(func: Any, device: Any, args: Any, kwargs: Any) -> Any:
     result = getattr(func, "_implementation", func)(*call_args, **call_kwargs)
     if type(result) is np.ndarray or isinstance(result, np.generic):
         _check_holdable(result)
-        return may_view(result, device, tuple(sources))
+        return may_view(_writable_as_its_source(result, tuple(sources)), device, tuple(sources))
     return _wrapped(result, device, tuple(sources))
 
 

@@ -106,3 +106,43 @@ def test_copy_counters_match_the_core() -> None:
     _cow.COUNTERS.reset()
     u[0] = u[1]
     assert _cow.COUNTERS.snapshot()[1] == N * ITEM
+
+
+_NUMPY_VIEWS: dict[str, Callable[[Any], Any]] = {
+    "np.transpose": np.transpose,
+    "np.squeeze": lambda a: np.squeeze(a[None]),
+    "np.moveaxis": lambda a: np.moveaxis(a, 0, 1),
+    "np.swapaxes": lambda a: np.swapaxes(a, 0, 1),
+    "np.ravel": np.ravel,
+    "np.reshape": lambda a: np.reshape(a, (N // 2, 2 * N)),
+    "np.expand_dims": lambda a: np.expand_dims(a, 0),
+    "np.atleast_3d": np.atleast_3d,
+    "np.flip": lambda a: np.flip(a, 0),
+}
+
+
+@pytest.mark.parametrize("name", list(_NUMPY_VIEWS))
+def test_a_numpy_view_of_a_temporary_writes_in_place_as_x_T_does(name: str, copies: Any) -> None:
+    # The NumPy function sees a read-only stand-in of its input; the view it
+    # returns used to stay read-only, so its first write copied everything.
+    view = _NUMPY_VIEWS[name](_grid()[0])  # its source is gone: the view is the sole holder
+    data = view._data
+    copies.reset()
+    view[(0,) * view.ndim] = -1.0
+    assert copies.snapshot() == (0, 0)
+    assert view._data is data
+
+
+@pytest.mark.parametrize("name", list(_NUMPY_VIEWS))
+def test_a_numpy_view_of_a_live_array_copies_and_leaves_it_alone(name: str) -> None:
+    u, model = _grid()
+    view = _NUMPY_VIEWS[name](u)
+    view[(0,) * view.ndim] = -1.0
+    np.testing.assert_array_equal(np.asarray(u), model)
+    assert float(view[(0,) * view.ndim]) == -1.0
+
+
+def test_a_broadcast_view_from_numpy_stays_read_only_and_copies_on_write(copies: Any) -> None:
+    view = np.broadcast_to(ca.arange(3.0), (2, 3))
+    view[0, 0] = 5.0  # one element, not a whole broadcast row
+    assert view.tolist() == [[5.0, 1.0, 2.0], [0.0, 1.0, 2.0]]
