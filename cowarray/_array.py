@@ -62,7 +62,8 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
     One body serves the public function (``mode=_FUNCTION``: a bad operand
     raises TypeError) and the Python operators (``_METHOD``/``_REFLECTED``:
     a bad operand returns NotImplemented so Python can try the other side).
-    Checks run first: devices, the standard's promotion, scalar kinds, the
+    Checks run first: devices, promotion (the standard's table within a
+    kind, NumPy 2's across kinds: docs/design.md rule 11), scalar kinds, the
     function's dtype category; then the backend is called once and a fresh
     result is wrapped inline (the common case of :func:`fresh`).
     """

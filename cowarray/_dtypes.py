@@ -1,10 +1,15 @@
-"""Data types: NumPy dtype objects, the standard's promotion table, scalar rules.
+"""Data types: NumPy dtype objects, the promotion table, scalar rules.
 
 Dtypes are plain ``numpy.dtype`` objects (Dask, SciPy and friends need them).
-Promotion follows the Array API standard's table exactly: mixed-kind
-promotion (integer with floating, bool with numbers) and ``uint64`` with a
-signed integer are refused with a TypeError instead of NumPy's guesses. Python
-scalars are weak: they take the array's dtype, provided their kind fits.
+Promotion (design rule 11): two dtypes of one kind promote by the Array API
+standard's table, which NumPy matches; across kinds (bool, integer, real and
+complex floating, which the 2025.12 standard leaves to the library) and for
+``uint64`` with a signed integer (which its table leaves out) the result is
+NumPy 2's (``numpy.promote_types``: ``int64`` with ``float32`` is
+``float64``). Python scalars are weak (NEP 50): one of the array's kind or a
+lower one takes the array's dtype; one of a higher kind gives NumPy 2's
+result (``int8`` with ``0.5`` is ``float64``, ``float32`` with ``1j`` is
+``complex64``).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ __all__ = [
     "int16",
     "int32",
     "int64",
+    "one_kind",
     "promote",
     "scalar_result_dtype",
     "to_dtype",
@@ -73,7 +79,8 @@ DEFAULT_COMPLEX: Final = complex128
 DEFAULT_INDEX: Final = int64
 
 
-def _promotion_table() -> dict[tuple[np.dtype[Any], np.dtype[Any]], np.dtype[Any]]:
+def _standard_table() -> dict[tuple[np.dtype[Any], np.dtype[Any]], np.dtype[Any]]:
+    """The standard's promotion table (one kind at a time), with float16 below float32."""
     table: dict[tuple[np.dtype[Any], np.dtype[Any]], np.dtype[Any]] = {(bool, bool): bool}
     families: tuple[tuple[np.dtype[Any], ...], ...] = (
         SIGNED,
@@ -101,7 +108,33 @@ def _promotion_table() -> dict[tuple[np.dtype[Any], np.dtype[Any]], np.dtype[Any
     return table
 
 
+#: The standard's table: the pairs it defines, all within one kind.
+STANDARD_PROMOTION_TABLE: Final = _standard_table()
+
+
+def _promotion_table() -> dict[tuple[np.dtype[Any], np.dtype[Any]], np.dtype[Any]]:
+    """Every pair of stored dtypes: the standard's table where it has the pair,
+    NumPy 2's result elsewhere (across kinds, and ``uint64`` with a signed
+    integer), always as the dtype objects above (the operators compare with
+    ``is``)."""
+    ours = {d: d for d in ALL_DTYPES}
+    table = dict(STANDARD_PROMOTION_TABLE)
+    for a in ALL_DTYPES:
+        for b in ALL_DTYPES:
+            if (a, b) not in table:
+                table[a, b] = ours[np.promote_types(a, b)]
+    return table
+
+
+#: The result dtype of every pair of dtypes cowarray stores (design rule 11).
 PROMOTION_TABLE: Final = _promotion_table()
+
+
+def one_kind(a: np.dtype[Any], b: np.dtype[Any]) -> builtin_bool:
+    """Whether the standard's table has the pair: both boolean, both integer
+    (but ``uint64`` with a signed integer) or both floating. Other pairs
+    promote by NumPy 2's rules (design rule 11)."""
+    return (a, b) in STANDARD_PROMOTION_TABLE
 
 
 def _kind_name(dtype: np.dtype[Any]) -> str:
@@ -115,30 +148,37 @@ def _kind_name(dtype: np.dtype[Any]) -> str:
 
 
 def promote(a: np.dtype[Any], b: np.dtype[Any]) -> np.dtype[Any]:
-    """The standard's result dtype for two array dtypes, or TypeError."""
+    """The result dtype for two array dtypes (design rule 11).
+
+    Within one kind, the standard's table (``int8`` with ``uint8`` is
+    ``int16``); across kinds, and ``uint64`` with a signed integer, NumPy 2's
+    result (``int64`` with ``float32`` is ``float64``, ``bool`` with ``int8``
+    is ``int8``, ``uint64`` with ``int64`` is ``float64``). TypeError only for
+    a dtype cowarray does not store.
+    """
     if a is b:
         return a
     try:
         return PROMOTION_TABLE[a, b]
     except KeyError:
         pass
-    if a not in ALL_DTYPES or b not in ALL_DTYPES:
-        raise TypeError(f"dtypes {a} and {b} are not Array API dtypes")
+    unknown = a if a not in ALL_DTYPES else b
     raise TypeError(
-        f"cannot combine {a} ({_kind_name(a)}) with {b} ({_kind_name(b)}): the Array API "
-        "standard defines no promotion between them; convert one explicitly with "
-        "astype(x, dtype)"
+        f"dtypes {a} and {b}: {unknown} ({_kind_name(unknown)}) is not a dtype cowarray "
+        "stores; convert it with astype(x, dtype) to one of "
+        + ", ".join(d.name for d in ALL_DTYPES)
     )
 
 
-# Which Python scalar types combine with an array of each kind (the standard's
-# "mixing arrays with Python scalars" rules). bool is not an int here.
+# Which Python scalar types an array of each kind keeps its dtype with, the
+# highest kind first: those of its kind or a lower one (NEP 50's weak
+# scalars: the standard's rules, and a bool with numbers as in NumPy 2).
 _SCALARS_FOR_KIND: Final[dict[str, tuple[type, ...]]] = {
     "b": (builtin_bool,),
-    "i": (int,),
-    "u": (int,),
-    "f": (int, float),
-    "c": (int, float, complex),
+    "i": (int, builtin_bool),
+    "u": (int, builtin_bool),
+    "f": (float, int, builtin_bool),
+    "c": (complex, float, int, builtin_bool),
 }
 
 
@@ -177,41 +217,67 @@ def _scalar_kind(value: object) -> type:
 
 
 def check_scalar(dtype: np.dtype[Any], value: object, name: str = "") -> None:
-    """Refuse a scalar whose kind does not fit ``dtype`` (TypeError).
+    """Refuse a scalar of a higher kind than ``dtype``'s (TypeError), where the
+    result keeps ``dtype``: a write (``x[i] = v``), an in-place operator,
+    ``dtype=`` of a creation function. (An operation that makes a new array
+    promotes instead: :func:`scalar_result_dtype`.)
 
     A NumPy scalar counts as the Python scalar of its kind (``np.float64(1)``
     as a float, ``np.int32(1)`` as an int), as the standard's scalar rules
     read for any scalar that is not an array.
     """
-    if _scalar_kind(value) not in _SCALARS_FOR_KIND[dtype.kind]:
+    fitting = _SCALARS_FOR_KIND[dtype.kind]
+    if _scalar_kind(value) not in fitting:
         where = f"{name}: " if name else ""
+        lower = f" (or {', '.join(_A_SCALAR[t] for t in fitting[1:])})" if fitting[1:] else ""
         raise TypeError(
             f"{where}a {type(value).__name__} scalar cannot be combined with an array of dtype "
-            f"{dtype} under the Array API standard's rules; use "
-            f"{' or '.join(_A_SCALAR[t] for t in _SCALARS_FOR_KIND[dtype.kind])} "
-            "or convert the array with astype"
+            f"{dtype} where the result keeps that dtype (a write, an in-place operator, "
+            f"dtype={dtype}); use {_A_SCALAR[fitting[0]]}{lower}, make a new array "
+            "(x = x + value promotes as NumPy does), or convert with astype"
         )
 
 
-_COMPLEX_OF: Final[dict[np.dtype[Any], np.dtype[Any]]] = {
-    np.dtype(np.float16): np.dtype(np.complex64),
-    np.dtype(np.float32): np.dtype(np.complex64),
-    np.dtype(np.float64): np.dtype(np.complex128),
-}
+def _scalar_table() -> dict[tuple[np.dtype[Any], type], np.dtype[Any]]:
+    ours = {d: d for d in ALL_DTYPES}
+    samples = {builtin_bool: True, int: 0, float: 0.0, complex: 0j}
+    return {
+        (dtype, kind): ours[np.result_type(dtype, sample)]
+        for dtype in ALL_DTYPES
+        for kind, sample in samples.items()
+    }
+
+
+#: (array dtype, Python scalar type) -> the result dtype, NumPy 2's (NEP 50:
+#: the scalar is weak): the array's dtype for a scalar of its kind or a lower
+#: one; otherwise the default dtype of the scalar's kind (``int8`` with a
+#: float is ``float64``, ``bool`` with an int is ``int64``), except that a
+#: complex scalar with a real floating array keeps its precision (``float32``
+#: with ``1j`` is ``complex64``, the standard's rule since 2024.12 too).
+SCALAR_RESULT: Final = _scalar_table()
 
 
 def scalar_result_dtype(dtype: np.dtype[Any], value: object) -> np.dtype[Any]:
     """The dtype of an operation between an array of ``dtype`` and a scalar.
 
-    The array's dtype, as Python scalars are weak, except that a complex
-    scalar with a real floating array gives the complex dtype of the same
-    precision (the standard's rule since 2024.12: ``1j * float32`` is
-    complex64). TypeError for a scalar whose kind does not fit.
+    See :data:`SCALAR_RESULT` (NumPy 2's answer for a Python scalar). A NumPy
+    scalar counts as the Python scalar of its kind. A backend array (an
+    operator's list operand, converted as ``asarray`` does) promotes as an
+    array: :func:`promote`. TypeError for anything else, or an array dtype
+    cowarray does not store.
     """
-    if dtype.kind == "f" and _scalar_kind(value) is complex:
-        return _COMPLEX_OF[dtype]
-    check_scalar(dtype, value)
-    return dtype
+    try:
+        kind = _scalar_kind(value)
+    except TypeError:
+        other = getattr(value, "dtype", None)
+        if other is None or isinstance(value, np.generic) or getattr(value, "ndim", None) is None:
+            raise
+        return promote(dtype, other)
+    try:
+        return SCALAR_RESULT[dtype, kind]
+    except KeyError:
+        check_scalar(dtype, value)
+        raise TypeError(f"{dtype} is not a dtype cowarray stores") from None
 
 
 #: The Python types ``dtype=`` accepts, as NumPy reads them.

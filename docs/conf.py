@@ -151,7 +151,9 @@ Operators
 
 Each operator on an :class:`Array` is the namespace function beside it (same
 promotion, same errors), and a Python scalar on either side works as the
-standard says. The result is a new value.
+standard says, across kinds as NumPy 2 does (``int_array * 0.5`` is float64).
+A list or tuple on either side is converted as ``asarray`` would convert it
+(``x == [[1, 2], [3, 4]]`` compares element-wise). The result is a new value.
 
 An in-place operator (``x += y``) changes ``x`` only. If ``x`` shares its
 buffer (a lazy clone, a slice, a NumPy export), copy-on-write first gives

@@ -1,7 +1,8 @@
 """The checks every op makes before calling the backend.
 
-Devices must match, dtypes must promote under the standard's table, Python
-scalars must fit the array's kind, and the function must accept the dtype (no
+Devices must match, dtypes promote (the standard's table within a kind,
+NumPy 2's results across kinds: design rule 11, in cowarray._dtypes), and
+the function must accept the dtype (no
 ``add`` on booleans, no bitwise ops on floats): each op module declares which
 dtypes its functions accept, beside each function, into :data:`CATEGORY`. This
 module imports nothing of the Array, so the Array's operators can use it
@@ -14,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
 from .._devices import Device
-from .._dtypes import normalize_scalar, promote
+from .._dtypes import normalize_scalar, one_kind, promote
 from .._errors import article
 
 __all__ = [
@@ -156,9 +157,21 @@ def scalar_operand(value: object) -> Any:
 
 
 def pair_dtype(name: str, x1: Any, x2: Any) -> Any:
-    """The result dtype of ``name`` on two Arrays: devices, promotion, category."""
+    """The result dtype of ``name`` on two Arrays: devices, promotion, category.
+
+    Arrays of one kind (a pair in the standard's table) must each be of
+    ``name``'s category; others promote first (design rule 11), and the
+    promoted dtype must be, as in NumPy: ``atan2(int_array, float_array)``
+    is computed in floating point, ``add(bool_array, int_array)`` in the
+    integer dtype.
+    """
     common_device(x1, x2)
-    dtype = promote(x1._data.dtype, x2._data.dtype)
-    check_dtypes(name, x1._data.dtype)
-    check_dtypes(name, x2._data.dtype)
+    a = x1._data.dtype
+    b = x2._data.dtype
+    dtype = promote(a, b)
+    if one_kind(a, b):
+        check_dtypes(name, a)
+        check_dtypes(name, b)
+    else:
+        check_dtypes(name, dtype)
     return dtype

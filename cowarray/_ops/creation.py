@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from typing import Any, Final, Literal
 
+import numpy as np
+
 from .. import _dlpack
 from .._array import Array, fresh, lazy_clone, new_array
 from .._devices import CPU, Device, as_device
@@ -318,11 +320,53 @@ def _scalar_argument(
         raise TypeError(f"{name} must be a Python {kinds}, got {type(value).__name__}") from None
 
 
-def _fill_dtype(fill_value: object, dtype: Any) -> Any:
+_FILL_KINDS: Final = "bool, int, float or complex, or a 0-d array of one"
+
+
+def _fill_argument(
+    fill_value: object, dtype: Any
+) -> tuple[bool | int | float | complex, Any, Device | None]:
+    """``full``'s value as a Python scalar, the dtype to fill, and the device
+    of a 0-d Array given as the value (None otherwise).
+
+    A Python scalar gives the default dtype of its kind; a 0-d Array, a 0-d
+    NumPy array or a NumPy scalar gives its own dtype, as in NumPy
+    (``full(3, asarray(2, dtype=int8))`` is int8). With ``dtype=`` a scalar
+    must fit the dtype's kind (the standard's rule) and a 0-d array must cast
+    to it within its kind (as a write ``x[...] = value`` must).
+    """
+    source: Any = None
+    home: Device | None = None
+    if type(fill_value) is Array or isinstance(fill_value, (np.ndarray, np.generic)):
+        if fill_value.ndim != 0:
+            raise TypeError(
+                f"fill_value must be a scalar or a 0-d array, got an array of shape "
+                f"{fill_value.shape}; to fill with an array use broadcast_to(value, shape)"
+            )
+        if fill_value.dtype in ALL_DTYPES:
+            source = fill_value.dtype
+            if type(fill_value) is Array:
+                home = fill_value._device
+                value = fill_value._data.item()
+            else:
+                value = normalize_scalar(fill_value.item())
+        else:
+            value = _scalar_argument(fill_value, "fill_value", _FILL_KINDS)  # its TypeError
+    else:
+        value = _scalar_argument(fill_value, "fill_value", _FILL_KINDS)
     if dtype is None:
-        return default_for_scalar(fill_value)
-    check_scalar(dtype, fill_value, "fill_value")
-    return dtype
+        resolved = source if source is not None else default_for_scalar(value)
+    elif source is None or isinstance(fill_value, np.generic):
+        check_scalar(dtype, value, "fill_value")
+        resolved = dtype
+    elif np.can_cast(source, dtype, casting="same_kind"):
+        resolved = dtype
+    else:
+        raise TypeError(
+            f"fill_value: a 0-d {source} array cannot fill an array of dtype {dtype} "
+            f"without losing information; convert it first with astype(value, {dtype})"
+        )
+    return value, resolved, home
 
 
 def empty(
@@ -390,15 +434,18 @@ def ones(
 
 def full(
     shape: int | tuple[int, ...],
-    fill_value: bool | int | float | complex,
+    fill_value: bool | int | float | complex | Array,
     *,
     dtype: Any = None,
     device: Device | str | None = None,
 ) -> Array:
     """A new array filled with ``fill_value``.
 
-    The dtype defaults to the default dtype of the value's kind (bool, int64,
-    float64 or complex128).
+    ``fill_value`` is a Python or NumPy scalar, or a 0-d array (a cowarray
+    Array or a NumPy array), as NumPy accepts. The dtype defaults to the
+    default dtype of a Python scalar's kind (bool, int64, float64 or
+    complex128), or to the dtype of a 0-d array or NumPy scalar; the device,
+    to a 0-d Array's own.
 
     Examples
     --------
@@ -407,11 +454,10 @@ def full(
     cowarray.Array([[7, 7],
                     [7, 7]], dtype=int64)
     """
-    value = _scalar_argument(fill_value, "fill_value")
-    resolved = _fill_dtype(value, _dtype_or_none(dtype))
+    value, resolved, home = _fill_argument(fill_value, _dtype_or_none(dtype))
     check_int_fits(value, resolved, "fill_value")
     dims = checked_shape(shape, resolved, "full")
-    target = _device_or_default(device)
+    target = home if device is None and home is not None else _device_or_default(device)
     data = target.backend.xp.full(dims, value, dtype=resolved)
     return new_array(data, None, target)
 
@@ -464,7 +510,7 @@ def ones_like(x: Array, /, *, dtype: Any = None, device: Device | str | None = N
 def full_like(
     x: Array,
     /,
-    fill_value: bool | int | float | complex,
+    fill_value: bool | int | float | complex | Array,
     *,
     dtype: Any = None,
     device: Device | str | None = None,

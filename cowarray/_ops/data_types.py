@@ -77,7 +77,7 @@ def _dtype_of(value: object, function: str, name: str) -> np.dtype[Any]:
 
 
 def can_cast(from_: Any, to: Any, /) -> bool:
-    """Whether the standard's promotion rules allow casting ``from_`` to ``to``.
+    """Whether promotion allows casting ``from_`` to ``to`` (design rule 11).
 
     Parameters
     ----------
@@ -91,16 +91,18 @@ def can_cast(from_: Any, to: Any, /) -> bool:
     bool
         True when promoting ``from_`` with ``to`` gives ``to``: widening
         within a kind, unsigned to a wider signed integer, real to complex
-        floating. Casts across kinds the standard does not promote (integer to
-        floating, bool to numbers) are False.
+        floating (the standard's table), and across kinds where NumPy 2's
+        promotion gives ``to`` (bool to numbers, integers to a float wide
+        enough: ``int64`` to ``float64``, not to ``float32``), as
+        ``numpy.can_cast`` answers.
 
     Examples
     --------
     >>> import cowarray as ca
     >>> ca.can_cast(ca.int8, ca.int32), ca.can_cast(ca.float64, ca.float32)
     (True, False)
-    >>> ca.can_cast(ca.asarray([1, 2]), ca.float64)
-    False
+    >>> ca.can_cast(ca.asarray([1, 2]), ca.float64), ca.can_cast(ca.int64, ca.float32)
+    (True, False)
     """
     source = _dtype_of(from_, "can_cast", "from_")
     target = _dtype_of(to, "can_cast", "to")
@@ -281,13 +283,18 @@ def _is_kind(dtype: np.dtype[Any], kind: object) -> bool:
 
 
 def result_type(*arrays_and_dtypes: Any) -> np.dtype[Any]:
-    """The dtype the standard's promotion rules give for these operands.
+    """The dtype promotion gives for these operands (design rule 11).
+
+    The standard's table within a kind, NumPy 2's result across kinds
+    (``int64`` with ``float32`` is ``float64``).
 
     Parameters
     ----------
     *arrays_and_dtypes : Array, dtype, or Python scalar
-        At least one Array or dtype. Python scalars are weak: they take the
-        promoted dtype of the others, provided their kind fits it.
+        At least one Array or dtype. Python scalars are weak (NEP 50): one of
+        the promoted dtype's kind or a lower one takes that dtype; one of a
+        higher kind gives NumPy 2's result (``int8`` with ``0.5`` is
+        ``float64``). A NumPy scalar counts as the Python scalar of its kind.
 
     Returns
     -------

@@ -6,8 +6,8 @@ accepts (``accepts=``, one of the standard's categories in ``_checks``; the
 functions that are also the Array's operators, ``add`` to ``greater_equal``,
 take the operators' categories, which ``_checks`` holds because the Array
 needs them before any op module is imported). Binary functions accept Python
-scalars for either argument (at least one must be an Array), with the
-standard's promotion rules checked by the Array's operation factory.
+scalars for either argument (at least one must be an Array), with
+promotion (design rule 11) checked by the Array's operation factory.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from __future__ import annotations
 import builtins
 import contextlib
 from collections.abc import Callable
+from typing import Any
 
 from .._array import Array, binary_operation, fresh, lazy_clone, may_view, unary_operation
-from .._dtypes import check_scalar, normalize_scalar, promote
+from .._dtypes import normalize_scalar, one_kind, promote, scalar_result_dtype
 from ._checks import (
     BOOLEAN,
     COMPLEX,
@@ -124,7 +125,8 @@ Examples
 
 _BINARY_PARAMETERS = """x1, x2 : Array or Python scalar
     The operands; at least one must be an Array. They broadcast against each
-    other and promote under the standard's rules (Python scalars are weak)."""
+    other and promote: the standard's table within a kind, NumPy 2's result
+    across kinds (design rule 11); Python scalars are weak (NEP 50)."""
 
 _UNARY_PARAMETERS = """x : Array
     The input."""
@@ -396,15 +398,17 @@ def clip(
     x : Array
         A real-valued array.
     min, max : int, float, Array or None
-        The bounds; ``None`` applies no bound. Arrays broadcast with ``x``
-        and must promote with it under the standard's rules; Python scalars
-        must fit ``x``'s kind. An integer bound outside ``x``'s dtype range is
-        saturated to that range. A NaN bound gives NaN.
+        The bounds; ``None`` applies no bound. Arrays broadcast with ``x``.
+        An integer bound outside ``x``'s dtype range is saturated to that
+        range. A NaN bound gives NaN.
 
     Returns
     -------
     Array
-        A new array with ``x``'s dtype (and the broadcast shape).
+        A new array of the broadcast shape, with ``x``'s dtype when every
+        bound is of ``x``'s kind (the standard's rule); a bound of another
+        kind (a float bound of an integer ``x``) gives NumPy 2's promoted
+        dtype, as ``numpy.clip`` does (design rule 11).
 
     Examples
     --------
@@ -421,11 +425,29 @@ def clip(
     upper = _clip_bound(x, max, "max")
     if lower is None and upper is None:
         return lazy_clone(x)
+    dtype = _clip_dtype(x, (min, lower), (max, upper))
     xp = x._device.backend.xp
     result = xp.clip(x._data, min=lower, max=upper)
-    if result.dtype != x.dtype:
-        result = xp.astype(result, x.dtype)
+    if result.dtype != dtype:
+        result = xp.astype(result, dtype)
     return fresh(result, x._device)
+
+
+def _clip_dtype(x: Array, *bounds: tuple[object, object]) -> Any:
+    """``x``'s dtype, or NumPy 2's result dtype if a bound is of another kind."""
+    arrays = [b for b, _ in bounds if type(b) is Array]
+    scalars = [v for b, v in bounds if v is not None and type(b) is not Array]
+    if builtins.all(one_kind(x.dtype, a.dtype) for a in arrays) and builtins.all(
+        scalar_result_dtype(x.dtype, v) == x.dtype for v in scalars
+    ):
+        return x.dtype
+    dtype = x.dtype
+    for array in arrays:
+        dtype = promote(dtype, array.dtype)
+    for value in scalars:
+        dtype = scalar_result_dtype(dtype, value)
+    check_dtypes("clip", dtype)
+    return dtype
 
 
 def _clip_bound(x: Array, bound: object, name: str) -> object:
@@ -437,8 +459,8 @@ def _clip_bound(x: Array, bound: object, name: str) -> object:
                 f"clip: {name} is on {bound._device} but x is on {x._device}; "
                 "move one with to_device"
             )
-        check_dtypes("clip", bound.dtype)
-        promote(x.dtype, bound.dtype)
+        if one_kind(x.dtype, bound.dtype):
+            check_dtypes("clip", bound.dtype)  # else the promoted dtype is checked
         return bound._data
     given = bound
     if type(bound) not in (int, float):
@@ -448,7 +470,6 @@ def _clip_bound(x: Array, bound: object, name: str) -> object:
         raise TypeError(
             f"clip: {name} must be an int, a float, an Array or None, got {type(given).__name__}"
         )
-    check_scalar(x.dtype, bound)
     if isinstance(bound, int) and x.dtype.kind in "iu":
         info = iinfo(x.dtype)
         return builtins.min(builtins.max(bound, info.min), info.max)

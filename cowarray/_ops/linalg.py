@@ -15,7 +15,7 @@ from typing import Any, Literal, NamedTuple
 
 from .._array import Array, fresh, may_view
 from .._devices import Device
-from .._dtypes import complex64, complex128, float16, float32, promote, to_dtype
+from .._dtypes import complex64, complex128, float16, float32, one_kind, promote, to_dtype
 from .._errors import reports_linalg_errors
 from ._args import normalize_axes, require_array
 from ._checks import common_device
@@ -133,11 +133,24 @@ def _matrices(x: Any, function: str, kinds: str = "fc", square: bool = False) ->
 
 
 def _pair(function: str, x1: Any, x2: Any, kinds: str = "iufc") -> tuple[Device, Any]:
-    """The common device and the promoted dtype of two operands."""
-    _check_kind(x1, "x1", function, kinds)
-    _check_kind(x2, "x2", function, kinds)
-    device = common_device(x1, x2)
-    return device, promote(x1.dtype, x2.dtype)
+    """The common device and the promoted dtype of two operands.
+
+    Operands of one kind must each be of ``kinds``; operands of two kinds
+    promote first (design rule 11) and the promoted dtype must be, as in
+    NumPy: ``matmul(bool, float64)`` and ``solve(float64, int64)`` compute in
+    float64, as ``x @ y`` does.
+    """
+    require_array(x1, "x1", function)
+    require_array(x2, "x2", function)
+    if one_kind(x1.dtype, x2.dtype):
+        _check_kind(x1, "x1", function, kinds)
+        _check_kind(x2, "x2", function, kinds)
+        return common_device(x1, x2), promote(x1.dtype, x2.dtype)
+    dtype = promote(x1.dtype, x2.dtype)
+    if dtype.kind not in kinds or (kinds == "fc" and dtype == float16):
+        _check_kind(x1, "x1", function, kinds)
+        _check_kind(x2, "x2", function, kinds)
+    return common_device(x1, x2), dtype
 
 
 def _as_dtype(data: Any, dtype: Any) -> Any:

@@ -347,7 +347,8 @@ def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
 def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) -> Array:
     """The arrays joined along an existing axis (flattened first if ``axis`` is None).
 
-    The dtype is the standard's promotion of the inputs' dtypes.
+    The dtype is the promotion of the inputs' dtypes (design rule 11: the
+    standard's table within a kind, NumPy 2's result across kinds).
 
     Parameters
     ----------

@@ -505,7 +505,7 @@ def _join(function: str, arrays: Any, target: int, axis: int) -> Array:
 def hstack(tup: Sequence[Array], /) -> Array:
     """The arrays joined column-wise: along axis 1, or axis 0 for 1-D arrays.
 
-    The dtype is the standard's promotion of the inputs' dtypes.
+    The dtype is the promotion of the inputs' dtypes (design rule 11).
 
     Examples
     --------
@@ -648,8 +648,8 @@ def _values_like(arr: Array, values: object, function: str) -> Any:
 def append(arr: Array, values: Array | Scalar, /, axis: int | None = None) -> Array:
     """``values`` appended to the end of ``arr`` (both flattened if ``axis`` is None).
 
-    The dtype is the standard's promotion (NumPy would also mix integers
-    and floats).
+    The dtype is the promotion of both (design rule 11: NumPy's across
+    kinds); a Python scalar ``values`` must fit ``arr``'s kind.
 
     Examples
     --------

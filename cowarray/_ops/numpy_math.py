@@ -120,8 +120,8 @@ def einsum(subscripts: str, /, *operands: Array) -> Array:
     subscripts : str
         NumPy's notation: ``"ij,jk->ik"``, ``"ii"``, ``"...i,...i->..."``.
     *operands : Array
-        Numeric arrays on one device; their dtypes promote under the
-        standard's rules.
+        Numeric arrays on one device; their dtypes promote (design rule 11:
+        the standard's table within a kind, NumPy 2's across kinds).
 
     Returns
     -------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from .._array import Array, fresh, may_view
-from .._dtypes import DEFAULT_INDEX, check_scalar, normalize_scalar, promote
+from .._dtypes import DEFAULT_INDEX, normalize_scalar, one_kind, promote, scalar_result_dtype
 from ._args import array_or_scalar_operands, normalize_axes, normalize_axis, require_array
 from ._checks import REAL, accepts, check_dtypes, common_device
 
@@ -185,12 +185,14 @@ def searchsorted(
     values: Any
     if type(x2) is Array:
         common_device(x1, x2)
-        check_dtypes("searchsorted", x2.dtype)
-        promote(x1.dtype, x2.dtype)
+        promoted = promote(x1.dtype, x2.dtype)
+        # one kind: x2 of the category too; two kinds: the promoted dtype (rule 11)
+        check_dtypes("searchsorted", x2.dtype if one_kind(x1.dtype, x2.dtype) else promoted)
         values = x2._data
     else:
         values = normalize_scalar(x2)
-        check_scalar(x1.dtype, values)
+        # a scalar of another kind is compared as NumPy does (design rule 11)
+        check_dtypes("searchsorted", scalar_result_dtype(x1.dtype, values))
     order: Any = None
     if sorter is not None:
         require_array(sorter, "sorter", "searchsorted")

@@ -173,8 +173,8 @@ def isin(x1: Array | int, x2: Array | int, /, *, invert: bool = False) -> Array:
     Parameters
     ----------
     x1, x2 : Array or Python scalar
-        At least one must be an Array; their dtypes must promote (scalars
-        must fit the array's kind).
+        At least one must be an Array; their dtypes promote (design rule 11:
+        ``isin(int_array, 1.0)`` compares by value, as NumPy does).
     invert : bool, default False
         Test "not in" instead.
 

@@ -172,3 +172,48 @@ def test_bad_creation_arguments_raise_clear_errors(
 ) -> None:
     with pytest.raises(error, match=message):
         call(backend_device)
+
+
+# -- full with a 0-d array (SciPy passes them, as NumPy allows) -------------------
+
+
+@pytest.mark.parametrize(
+    "value",
+    [np.asarray(3, dtype=np.int8), np.asarray(1.5, dtype=np.float32), np.asarray(True),
+     np.asarray(2 + 1j, dtype=np.complex64), np.asarray(2**64 - 1, dtype=np.uint64),
+     np.float32(1.5), np.int16(-2), np.bool_(False)],
+    ids=repr,
+)  # fmt: skip
+def test_full_takes_a_zero_d_array_or_numpy_scalar_as_numpy_does(
+    value: Any, backend_device: ca.Device
+) -> None:
+    expected = np.full((2, 3), value)  # the value's own dtype
+    if isinstance(value, np.ndarray):
+        zero_d = ca.asarray(value, device=backend_device)
+        result = ca.full((2, 3), zero_d)
+        assert_matches(result, expected, exact=True)
+        assert result.device == backend_device  # the 0-d Array's device
+        assert_matches(ca.full_like(result, zero_d), expected, exact=True)
+    assert_matches(ca.full((2, 3), value, device=backend_device), expected, exact=True)
+
+
+def test_full_with_a_zero_d_array_and_a_dtype(backend_device: ca.Device) -> None:
+    half = ca.asarray(1.5, device=backend_device)
+    assert_matches(ca.full(2, half, dtype=ca.float32), np.full(2, 1.5, dtype=np.float32))
+    assert_matches(ca.full(2, ca.asarray(True), dtype=ca.int8), np.full(2, 1, dtype=np.int8))
+    # a cast that loses the fraction is refused, not truncated (NumPy: 1)
+    with pytest.raises(TypeError, match=r"0-d float64 array cannot fill .* int64"):
+        ca.full(2, half, dtype=ca.int64)
+    with pytest.raises(TypeError, match="0-d float64 array cannot fill"):
+        ca.full_like(ca.zeros(2, dtype=ca.int64), half)
+    with pytest.raises(OverflowError, match="int8"):
+        ca.full(2, ca.asarray(300, dtype=ca.int16), dtype=ca.int8)
+
+
+def test_full_refuses_a_fill_value_with_dimensions() -> None:
+    with pytest.raises(TypeError, match=r"0-d array, got an array of shape \(2,\).*broadcast_to"):
+        ca.full(2, ca.asarray([1, 2]))
+    with pytest.raises(TypeError, match=r"shape \(2,\)"):
+        ca.full(2, np.asarray([1, 2]))
+    with pytest.raises(TypeError, match="0-d array"):
+        ca.full(2, np.asarray("a"))

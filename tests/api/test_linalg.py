@@ -593,13 +593,19 @@ def test_cholesky_of_a_matrix_that_is_not_positive_definite_raises(
         ca.linalg.cholesky(indefinite)
 
 
-def test_mixed_kinds_are_refused_like_the_standard() -> None:
-    with pytest.raises(TypeError, match="cannot combine"):
-        ca.matmul(ca.ones((2, 2), dtype=ca.int64), ca.ones((2, 2)))
+def test_mixed_kinds_promote_as_numpy_within_each_category() -> None:
+    # design rule 11: across kinds NumPy 2's result, which must be of the
+    # function's category (as for one kind)
+    product = ca.matmul(ca.ones((2, 2), dtype=ca.int64), ca.ones((2, 2), dtype=ca.float32))
+    assert product.dtype == ca.float64
+    assert ca.matmul(ca.ones((2, 2), dtype=ca.bool), ca.ones((2, 2))).dtype == ca.float64
     with pytest.raises(TypeError, match="x1 must have a numeric dtype"):
         ca.matmul(ca.ones((2, 2), dtype=ca.bool), ca.ones((2, 2), dtype=ca.bool))
-    with pytest.raises(TypeError, match="x2 must have a floating-point dtype"):
-        ca.linalg.solve(ca.eye(2), ca.asarray([1, 2]))
+    solved = ca.linalg.solve(ca.eye(2), ca.asarray([1, 2]))
+    np.testing.assert_array_equal(to_numpy(solved), np.linalg.solve(np.eye(2), np.asarray([1, 2])))
+    assert solved.dtype == ca.float64
+    with pytest.raises(TypeError, match="x1 must have a floating-point dtype"):
+        ca.linalg.solve(ca.eye(2, dtype=ca.int64), ca.asarray([1, 2]))  # one kind, not floating
 
 
 def test_mixed_devices_are_refused() -> None:

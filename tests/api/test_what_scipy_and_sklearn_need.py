@@ -61,9 +61,12 @@ def test_complex_scalar_cannot_change_an_array_in_place() -> None:
         x += 1j
     with pytest.raises(TypeError, match="complex"):
         x[0] = 1j
+    y = ca.asarray([1, 2])
     with pytest.raises(TypeError, match="int"):
-        ca.asarray([1, 2]) * 1j  # an integer array takes no complex scalar
+        y *= 1j  # in place the integer array keeps its dtype
+    assert (ca.asarray([1, 2]) * 1j).dtype == ca.complex128  # a new array promotes (NumPy's)
     assert host(x).tolist() == [1.0, 2.0]
+    assert host(y).tolist() == [1, 2]
 
 
 # -- NumPy scalars act as Python scalars of their kind ---------------------------
@@ -112,7 +115,9 @@ def test_numpy_scalars_of_the_wrong_kind_are_refused_clearly() -> None:
     with pytest.raises(TypeError, match=r"float64 scalar cannot be combined.*use an int"):
         ca.asarray(np.float64(0.5), dtype=ca.int64)
     with pytest.raises(TypeError, match="use an int"):
-        ca.asarray([1, 2]) + np.float64(1)
+        ca.full(2, np.float64(1), dtype=ca.int64)
+    # a new array promotes as with a Python float (NumPy 2 gives float64 too)
+    assert (ca.asarray([1, 2]) + np.float64(1)).dtype == ca.float64
 
 
 # -- unique_values is sorted ----------------------------------------------------
