@@ -456,7 +456,6 @@ def _wait_for_writer(holder: Holder, reentered: bool) -> bool:
     would release the lock in the middle of the section it interrupted).
     The caller must then neither share nor count nor fence ``holder``.
     """
-    global _owner, _waiting
     buf = holder._buf
     if buf is None or not buf.writer:
         return True
@@ -468,15 +467,7 @@ def _wait_for_writer(holder: Holder, reentered: bool) -> bool:
     _joiners[key] = _joiners.get(key, 0) + 1
     try:
         while buf is not None and buf.writer:
-            if buf.writer == _owner:
-                return False  # (not reached: a thread never waits while it writes)
-            _owner = 0
-            _waiting += 1
-            try:
-                _write_ended.wait()
-            finally:
-                _waiting -= 1
-                _owner = _get_ident()
+            _sleep_until_notified()
             buf = holder._buf
         return True
     finally:
@@ -491,18 +482,24 @@ def _let_joiners_go_first(holder: Holder) -> bool:
     """Under the lock, not re-entered: wait while threads that waited for the
     last write of ``holder`` have not had their turn. True if it waited (the
     caller must then look at ``holder`` again)."""
-    global _owner, _waiting
     if not _joiners or id(holder) not in _joiners:
         return False
     while id(holder) in _joiners:
-        _owner = 0
-        _waiting += 1
-        try:
-            _write_ended.wait()
-        finally:
-            _waiting -= 1
-            _owner = _get_ident()
+        _sleep_until_notified()
     return True
+
+
+def _sleep_until_notified() -> None:
+    """Under the lock: release it until a write ends or a waiter has had its
+    turn (:data:`_write_ended`), then take it back as this section's owner."""
+    global _owner, _waiting
+    _owner = 0
+    _waiting += 1
+    try:
+        _write_ended.wait()
+    finally:
+        _waiting -= 1
+        _owner = _get_ident()
 
 
 # -- joining -----------------------------------------------------------------

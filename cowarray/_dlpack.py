@@ -317,7 +317,43 @@ def _expose(
             on_release=release,
         )
 
-    return _exposed(x, capsule, copy_allowed=copy_allowed, consumer="__dlpack__")
+    # the line that called the consumer's from_dlpack (torch's is Python code)
+    where = _where_a_view_is_exported(x, skip=("from_dlpack",))
+    in_family = _in_family(x, capsule, _THROUGH_DLPACK, where)
+    return _exposed(x, in_family, copy_allowed=copy_allowed, consumer="__dlpack__")
+
+
+def _where_a_view_is_exported(x: Array, skip: tuple[str, ...] = ()) -> Any:
+    """The line exporting ``x``, if ``x`` is a view whose family lives (its
+    consumer's writes would reach that family in NumPy); else None."""
+    if not _view_writes.lives_beside_its_family(x):
+        return None
+    return _view_writes.writing_location(skip=skip)
+
+
+def _in_family(
+    x: Array,
+    hand_out: Callable[[Any, Callable[[], None]], Any],
+    through: str,
+    where: Any,
+) -> Callable[[Any, Callable[[], None]], Any]:
+    """``hand_out(data, release)`` with its consumer counted in ``x``'s view
+    family until it releases the memory (in NumPy it would share memory with
+    every view of ``x``) and, where ``where`` is given, the exported memory
+    compared with a snapshot at release (:func:`cowarray._view_writes.end_watch`)."""
+    xp = x._device.backend.xp
+    family = _view_writes.views_token(x)
+
+    def handed_out(data: Any, release: Callable[[], None]) -> Any:
+        watch = None if where is None else _view_writes.watch_export(data, xp, where, through)
+        try:
+            return hand_out(data, _release_in_family(release, family, watch))
+        except BaseException:
+            if watch is not None:
+                _view_writes.end_watch(watch)  # no consumer after all
+            raise
+
+    return handed_out
 
 
 def export_to_numpy(x: Array, *, copy_allowed: bool) -> Any:
@@ -338,24 +374,8 @@ def export_to_numpy(x: Array, *, copy_allowed: bool) -> Any:
     write naming the line of ``np.asarray``, at that thread's next
     operation (docs/design.md, rule 1; :func:`cowarray._view_writes.end_watch`).
     """
-    backend = x._device.backend
-    watched = _view_writes.lives_beside_its_family(x)
-    where = _view_writes.writing_location() if watched else None
-    family = _view_writes.views_token(x)
-
-    def numpy_view(data: Any, release: Callable[[], None]) -> Any:
-        watch = (
-            None
-            if where is None
-            else _view_writes.watch_export(data, backend.xp, where, _THROUGH_NUMPY)
-        )
-        try:
-            return backend.numpy_view(data, _release_in_family(release, family, watch))
-        except BaseException:
-            if watch is not None:
-                _view_writes.end_watch(watch)  # no consumer after all
-            raise
-
+    where = _where_a_view_is_exported(x)
+    numpy_view = _in_family(x, x._device.backend.numpy_view, _THROUGH_NUMPY, where)
     try:
         return _exposed(x, numpy_view, copy_allowed=copy_allowed, consumer="np.asarray")
     except BufferError as error:
@@ -506,58 +526,7 @@ def array_dlpack(
     """
     if _view_writes.PENDING:
         _view_writes.flush()
-    if copy is None or copy is False:
-        capsule = _export_in_family(self, stream, max_version, dl_device, copy)
-        if capsule is not None:
-            return capsule
     return export(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
-
-
-def _export_in_family(
-    x: Array, stream: Any, max_version: object, dl_device: object, copy: bool | None
-) -> Any:
-    """:func:`export`'s shared path (``x``'s own memory, exposed), with the
-    consumer counted in ``x``'s view family until it releases the memory, and
-    the export of a view whose family lives compared at release (as
-    :func:`export_to_numpy`'s). None where :func:`export` copies or refuses:
-    it then does so, with its own words."""
-    version = _check_max_version(max_version)
-    device = _check_dl_device(dl_device, "__dlpack__: dl_device")
-    backend = x._device.backend
-    own = backend.dlpack_device(x._data)
-    if device == _HOST and own[0] not in _HOST_DEVICE_TYPES:
-        return None  # a host copy
-    _check_target(own, stream, device)
-    if backend.dlpack_export_problem(x._data) is not None:
-        return None  # a compact copy
-    if copy is False and _why_a_copy_is_needed(x) is not None:
-        return None  # refused
-    watched = _view_writes.lives_beside_its_family(x)
-    # the line that called the consumer's from_dlpack (torch's is Python code)
-    where = _view_writes.writing_location(skip=("from_dlpack",)) if watched else None
-    family = _view_writes.views_token(x)
-
-    def capsule(data: Any, release: Callable[[], None]) -> Any:
-        watch = (
-            None
-            if where is None
-            else _view_writes.watch_export(data, backend.xp, where, _THROUGH_DLPACK)
-        )
-        try:
-            return backend.export_dlpack(
-                data,
-                stream=stream,
-                max_version=version,
-                dl_device=device,
-                copy=False,
-                on_release=_release_in_family(release, family, watch),
-            )
-        except BaseException:
-            if watch is not None:
-                _view_writes.end_watch(watch)  # no consumer after all
-            raise
-
-    return _exposed(x, capsule, copy_allowed=copy is None, consumer="__dlpack__")
 
 
 def array_to_numpy(self: Array, dtype: Any = None, copy: bool | None = None) -> Any:
