@@ -316,7 +316,12 @@ class NumpyBackend:
 
     def numpy_view(self, data: np.ndarray, on_release: Callable[[], None]) -> np.ndarray:
         export = _NumpyExport()
-        export.__array_interface__ = data.__array_interface__
+        interface = data.__array_interface__
+        if not data.size and interface["data"][1]:
+            # An empty view (of a broadcast, say) has no byte to write: its
+            # export is writable like every other (nothing can reach memory).
+            interface = {**interface, "data": (interface["data"][0], False)}
+        export.__array_interface__ = interface
         _EXPORTS[id(export)] = (data, on_release)
         try:
             return np.asarray(export)

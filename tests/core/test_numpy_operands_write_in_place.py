@@ -89,3 +89,13 @@ def _read_only() -> np.ndarray:
     memory = np.arange(3.0)
     memory.flags.writeable = False
     return memory
+
+
+def test_an_empty_broadcast_view_exports_writable_with_copy_false() -> None:
+    # Nothing in it can be written, so it needs no copy, and its export is
+    # writable like every other (found by the random model, seed 65892).
+    x = ca.broadcast_to(ca.asarray([1.0, 2.0]), (0, 2))
+    exported = np.asarray(x, copy=False)
+    assert exported.shape == (0, 2)
+    assert exported.flags.writeable
+    exported[...] = 5.0  # writes nothing, raises nothing
