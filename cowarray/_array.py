@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from ._at import AtIndexer
     from ._typing import DType, Operand
 
-__all__ = ["Array", "fresh", "lazy_clone", "may_view", "new_array"]
+__all__ = ["Array", "detach_shared_value", "fresh", "lazy_clone", "may_view", "new_array"]
 
 _object_new = object.__new__
 
@@ -711,7 +711,7 @@ class Array:
                 _view_writes.settle(self, value)
             index = _backend_index(self, key)
             if type(value) is Array and value._buf is not None and value is not self:
-                _detach_value(self, value)
+                detach_shared_value(self, value)
             converted = backend_value(self, value)
             if type(self._family) is _VIEWS:
                 _view_writes.note_write(self, value, "x[...] = value")
@@ -1223,7 +1223,7 @@ def _apply_inplace(name: str, array: Array, other: Operand) -> None:
     _replace(array, function(data, operand), fast)
 
 
-def _detach_value(target: Array, value: Array) -> None:
+def detach_shared_value(target: Array, value: Array) -> None:
     """Before ``target[...] = value`` where ``value`` shares ``target``'s buffer
     (``u[0] = u[1]``): ``value`` copies the region it views, so that it no
     longer counts as a holder of that buffer and ``target`` may write it in

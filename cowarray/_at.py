@@ -26,6 +26,7 @@ from ._array import (
     DONATED,
     Array,
     backend_value,
+    detach_shared_value,
     lazy_clone,
     may_view,
     new_array,
@@ -470,6 +471,9 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
     x = at.array
     if type(x) is not Array:
         raise TypeError(f"x.at[...] needs a cowarray Array, got {type(x).__name__}")
+    if type(values) is Array and values._buf is not None and values is not x:
+        # (u.at[0].set(u[1])): the value copies what it reads, not x its buffer
+        detach_shared_value(x, values)
     key = at.index
     write: Callable[..., Any] | None
     index: Any
@@ -495,9 +499,9 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
     # Exposed or foreign memory is aliased on purpose by a DLPack peer: an
     # update must not write it, even of a temporary.
     buf = x._buf
-    taken = (buf is None or buf.shareable) and _last_use.is_last_use(
-        at, donated=x._fast_write is DONATED
-    )
+    plain = buf is None or buf.shareable
+    del buf  # a reference held here would count as a second holder in the write below
+    taken = plain and _last_use.is_last_use(at, donated=x._fast_write is DONATED)
     # Taken: nothing else can ever see x, so its memory is written in place
     # if nobody shares it; anything that reached x after all finds it moved.
     if taken and write is None:
