@@ -713,6 +713,8 @@ class Array:
             if type(value) is Array and value._buf is not None and value is not self:
                 detach_shared_value(self, value)
             converted = backend_value(self, value)
+            if _selects_nothing(self, index, converted):
+                return  # (a.copy(); a[isnan(a)] = 0 with no NaN: the clone stays shared)
             if type(self._family) is _VIEWS:
                 _view_writes.note_write(self, value, "x[...] = value")
             _cow.write(self, operator.setitem, index, converted, _fast_writes(self))
@@ -1221,6 +1223,24 @@ def _apply_inplace(name: str, array: Array, other: Operand) -> None:
     # The new value beside the old, so an error raised after the loop (NumPy's
     # error state, a warning turned into an error) leaves the array as it was.
     _replace(array, function(data, operand), fast)
+
+
+def _selects_nothing(array: Array, index: Any, value: Any) -> bool:
+    """Whether ``array[index] = value`` changes no element (an all-False mask,
+    an empty index array), checked as the write would check it.
+
+    Such a write copies nothing: a lazy clone that would have copied its whole
+    buffer to write no element stays shared. The selection and the value are
+    checked as NumPy checks them (shapes, the cast), on the empty selection.
+    """
+    array_type = array._device.backend.array_type
+    if type(index) is not array_type or index.dtype.kind not in "biu":
+        return False
+    if index.size and (index.dtype.kind != "b" or index.any()):
+        return False
+    selected = array._data[index]  # raises as the write would (mask shape, bounds)
+    selected[...] = value  # the value broadcasts to it, or raises as the write would
+    return True
 
 
 def detach_shared_value(target: Array, value: Array) -> None:

@@ -177,3 +177,43 @@ def test_a_functional_update_from_its_own_view_keeps_the_old_array() -> None:
     np.testing.assert_array_equal(np.asarray(u), model)
     model[0] = model[1]
     np.testing.assert_array_equal(np.asarray(updated), model)
+
+
+_NOTHING_SELECTED: dict[str, Callable[[Any], None]] = {
+    "a[isnan(a)] = 0.0": lambda a: a.__setitem__(a != a, 0.0),
+    "a[a > big] = big": lambda a: a.__setitem__(a > 1e9, 1e9),
+    "a[[]] = 1.0": lambda a: a.__setitem__([], 1.0),
+    "a[empty int array] = values": lambda a: a.__setitem__(
+        ca.asarray([], dtype=ca.int64), ca.zeros((0, N))
+    ),
+}
+
+
+@pytest.mark.parametrize("spelling", list(_NOTHING_SELECTED))
+def test_a_write_that_selects_nothing_copies_nothing(spelling: str, copies: Any) -> None:
+    # A defensive copy (a = a.copy()) then a masked clean-up that matches
+    # nothing: NumPy paid for the copy; cowarray's clone stays shared.
+    source, model = _grid()
+    a = source.copy()
+    copies.reset()
+    _NOTHING_SELECTED[spelling](a)
+    assert copies.snapshot() == (0, 0)
+    assert ca.shares_buffer(a, source)
+    np.testing.assert_array_equal(np.asarray(a), model)
+
+
+@pytest.mark.parametrize(
+    ("write", "error"),
+    [
+        (lambda a: a.__setitem__(ca.zeros(3, dtype=ca.bool), 1.0), IndexError),
+        (lambda a: a.__setitem__(ca.zeros((N, N), dtype=ca.bool), ca.ones(3)), ValueError),
+        (lambda a: a.__setitem__(ca.zeros((N, N), dtype=ca.bool), "x"), TypeError),
+    ],
+)
+def test_a_write_that_selects_nothing_still_checks_its_index_and_value(
+    write: Callable[[Any], None], error: type[Exception]
+) -> None:
+    a, model = _grid()
+    with pytest.raises(error):
+        write(a)
+    np.testing.assert_array_equal(np.asarray(a), model)
