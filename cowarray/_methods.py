@@ -31,7 +31,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from . import _dtypes
+from . import _dtypes, _view_writes
 from ._array import Array, may_view, reshape_view
 from ._ops import (
     creation,
@@ -404,12 +404,15 @@ def argsort(
 def item(self: Array, *args: Any) -> Any:
     """One element as a Python scalar (all of a one-element array without arguments)."""
     if not args:
-        if self.size != 1:
+        data = self._data
+        if data.size != 1:
             raise ValueError(
                 f"x.item() needs an array of one element, this one has {self.size} "
                 f"(shape {self.shape}); pick one with x.item(i) or x[i, j].item()"
             )
-        return manipulation.reshape(self, ())._scalar("item")
+        if _view_writes.PENDING:
+            _view_writes.flush()  # held-back view writes first, as every operation
+        return data.item()  # (a read: no view of it to make, as reshape made one)
     if len(args) == 1 and isinstance(args[0], tuple):
         args = args[0]
     if len(args) == 1:
