@@ -79,6 +79,7 @@ from ._page_cow import PageCow as PageCow
 from ._page_cow import page_cow_settings as page_cow_settings
 from ._page_cow import set_page_cow as set_page_cow
 from ._view_writes import ViewWriteWarning as ViewWriteWarning
+from ._view_writes import calibrate_at_import as _calibrate_view_writes
 from .debug import CopyWarning as CopyWarning
 from .debug import CowInfo as CowInfo
 from .debug import copy_counters as copy_counters
@@ -99,6 +100,7 @@ _register_methods()  # x.sum(), x.reshape(2, 3): namespace functions by NumPy's 
 _register_numpy_protocols()  # np.sin(x), np.concatenate([x, y]) -> cowarray Arrays (rule 11)
 _register_einops()  # einops.rearrange(x, ...) on Arrays, when einops is installed
 _watch_for_dask()  # cowarray.dask registers its chunk type whenever dask.array is imported
+_calibrate_view_writes()  # x[k] += v's temporary, counted here before any user code
 if __import__("os").environ.get("COWARRAY_CHECK_STORES"):
     _check_every_store()  # assertion mode: an Array holds arrays, never scalars
 

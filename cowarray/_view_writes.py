@@ -420,6 +420,22 @@ def _calibrate_temporaries() -> int | None:
         return _TEMPORARY_COUNT
 
 
+def calibrate_at_import() -> None:
+    """Measure the temporary count once, while ``import cowarray`` runs: the
+    measurement's own arrays and copies must never show in a user's trace,
+    copy counters or buffer names (it ran at the first in-place write)."""
+    from . import _cow
+
+    before = _cow.COUNTERS.snapshot()
+    observer, _cow.observer = _cow.observer, None
+    try:
+        _calibrate_temporaries()
+    finally:
+        _cow.observer = observer
+        _cow.COUNTERS.reset()
+        _cow.COUNTERS.copies, _cow.COUNTERS.bytes_copied = before
+
+
 _CALIBRATION: Final = compile("base[0] += 1.0\nviews[0] += 1.0\n", "<cowarray calibration>", "exec")
 
 

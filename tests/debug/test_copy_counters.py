@@ -34,3 +34,31 @@ def test_counters_agree_with_a_trace_of_the_same_writes(backend_device: ca.Devic
             r[0] = 0.0
     counters = ca.copy_counters()
     assert (counters.copies, counters.bytes_copied) == (t.copies, t.bytes_copied) == (5, 4000)
+
+
+def test_the_first_view_write_of_a_process_shows_only_the_users_copy() -> None:
+    # cowarray measures x[k] += v's temporary on the running interpreter; the
+    # measurement ran at the first such write, inside the user's trace and
+    # counters. It runs at import now, and leaves nothing behind.
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(
+        """
+        import cowarray as ca
+        assert ca.copy_counters().copies == 0, ca.copy_counters()
+        out = ca.zeros((2, 3))
+        with ca.trace() as t:
+            out[0] += 1.0
+        assert [(e.kind, e.nbytes, e.filename) for e in t.events] == [
+            ("share", 0, "<string>"), ("materialize", 24, "<string>"),
+            ("takeover", 0, "<string>"),
+        ], t.events
+        c = ca.copy_counters(); assert (c.copies, c.bytes_copied) == (1, 24), c
+        """
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
