@@ -672,15 +672,8 @@ class Array:
             if kind is not int and kind is not slice:  # (both pass as they are)
                 key = _backend_index(self, key)
             view = self._data[key]
-        except IndexError as error:
-            raise (
-                index_beyond_int64(key, self.shape) or index_out_of_range(error, self.shape)
-            ) from None
-        except OverflowError:
-            huge = index_beyond_int64(key, self.shape)
-            if huge is None:
-                raise
-            raise huge from None
+        except (IndexError, OverflowError) as error:
+            raise _index_error(key, self.shape, error) from None
         if type(view) is not type(self._data):
             # A backend scalar (NumPy's a[i] of a 1-D array) is a copy
             # already: a fresh 0-d array, without _wrap's view tests
@@ -727,15 +720,8 @@ class Array:
             if type(self._family) is _VIEWS:
                 _view_writes.note_write(self, value, "x[...] = value")
             _cow.write(self, operator.setitem, index, converted, _fast_writes(self))
-        except IndexError as error:
-            raise (
-                index_beyond_int64(key, self.shape) or index_out_of_range(error, self.shape)
-            ) from None
-        except OverflowError:
-            huge = index_beyond_int64(key, self.shape)
-            if huge is None:
-                raise  # the value: cowarray's words (check_int_fits) or the backend's
-            raise huge from None
+        except (IndexError, OverflowError) as error:
+            raise _index_error(key, self.shape, error) from None
         except ValueError as error:
             if not str(error).startswith("could not broadcast"):
                 raise
@@ -1232,6 +1218,21 @@ def _apply_inplace(name: str, array: Array, other: Operand) -> None:
     # The new value beside the old, so an error raised after the loop (NumPy's
     # error state, a warning turned into an error) leaves the array as it was.
     _replace(array, function(data, operand), fast)
+
+
+def _index_error(
+    key: Any, shape: tuple[int, ...], error: IndexError | OverflowError
+) -> BaseException:
+    """What ``x[key]`` or ``x[key] = v`` raises for ``error``: an index beyond
+    int64 (NumPy: C's OverflowError text) or out of range, in cowarray's
+    words; an OverflowError about the value as it is (cowarray's words
+    already, from check_int_fits, or the backend's)."""
+    huge = index_beyond_int64(key, shape)
+    if huge is not None:
+        return huge
+    if isinstance(error, IndexError):
+        return index_out_of_range(error, shape)
+    return error
 
 
 def _selects_nothing(array: Array, index: Any, value: Any) -> bool:
