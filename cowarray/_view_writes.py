@@ -346,13 +346,11 @@ def _read_write_back(code: Any, offset: int) -> int:
 
 #: sys.getrefcount of a view in :func:`note_in_place_write` when only the
 #: caller's value stack holds it (the ``t`` of ``x[k] += v``), measured on
-#: this interpreter the first time it is needed
-#: (:func:`_calibrate_temporaries`); None if the measurement was not
-#: conclusive, 0 before it ran.
-_TEMPORARY_COUNT: int | None = 0
+#: this interpreter while cowarray is imported (:func:`calibrate_at_import`);
+#: None if the measurement was not conclusive.
+_TEMPORARY_COUNT: int | None = None
 #: thread ident -> the counts a calibration on that thread collects.
 _CALIBRATING: dict[int, list[int]] = {}
-_calibration_lock: Final = threading.Lock()
 
 
 def note_in_place_write(holder: Any, value: object, what: str) -> None:
@@ -383,10 +381,13 @@ def note_in_place_write(holder: Any, value: object, what: str) -> None:
     del frame
     # (under a tracer the locals of the frames between may be held by their
     # f_locals dictionaries: the count says nothing, the code does)
-    if kind == _INTO_ITS_CONTAINER and sys.gettrace() is None:
-        temporary = _TEMPORARY_COUNT if _TEMPORARY_COUNT else _calibrate_temporaries()
-        if temporary is not None and count > temporary:
-            kind = _NO_WRITE_BACK  # held elsewhere too: ``views[0] += 1``
+    if (
+        kind == _INTO_ITS_CONTAINER
+        and sys.gettrace() is None
+        and _TEMPORARY_COUNT is not None
+        and count > _TEMPORARY_COUNT
+    ):
+        kind = _NO_WRITE_BACK  # held elsewhere too: ``views[0] += 1``
     if kind != _NO_WRITE_BACK:
         if not hasattr(_THREAD, "end"):
             _THREAD.end = _ThreadEnd()
@@ -395,45 +396,32 @@ def note_in_place_write(holder: Any, value: object, what: str) -> None:
     _report(_Pending(None, what, where, 0))
 
 
-def _calibrate_temporaries() -> int | None:
-    """Measure :data:`_TEMPORARY_COUNT`: run ``base[0] += 1`` (a temporary
-    view) and ``views[0] += 1`` (a view a list holds too) through the real
-    path, in code outside cowarray, and read the counts. (On the host: the
-    frames between the operator and :func:`note_in_place_write` are the
-    same for every device.)"""
+def calibrate_at_import() -> None:
+    """Measure :data:`_TEMPORARY_COUNT` once, while ``import cowarray`` runs:
+    run ``base[0] += 1`` (a temporary view) and ``views[0] += 1`` (a view a
+    list holds too) through the real path, in code outside cowarray, and read
+    the counts. (On the host: the frames between the operator and
+    :func:`note_in_place_write` are the same for every device.) The
+    measurement's own arrays and copies never show in a user's trace, copy
+    counters or buffer names: no observer looks, and the counters are put back."""
     global _TEMPORARY_COUNT
+    from . import _cow
     from ._array import new_array
     from ._devices import CPU
 
-    with _calibration_lock:
-        if _TEMPORARY_COUNT != 0:
-            return _TEMPORARY_COUNT
-        base = new_array(CPU.backend.xp.zeros((2, 2)), None, CPU)
-        namespace = {"base": base, "views": [base[1]]}
-        counts = _CALIBRATING[_get_ident()] = []
-        try:
-            exec(_CALIBRATION, namespace)  # (constant code)
-        finally:
-            del _CALIBRATING[_get_ident()]
-        conclusive = len(counts) == 2 and counts[1] == counts[0] + 1
-        _TEMPORARY_COUNT = counts[0] if conclusive else None
-        return _TEMPORARY_COUNT
-
-
-def calibrate_at_import() -> None:
-    """Measure the temporary count once, while ``import cowarray`` runs: the
-    measurement's own arrays and copies must never show in a user's trace,
-    copy counters or buffer names (it ran at the first in-place write)."""
-    from . import _cow
-
     before = _cow.COUNTERS.snapshot()
     observer, _cow.observer = _cow.observer, None
+    counts = _CALIBRATING[_get_ident()] = []
     try:
-        _calibrate_temporaries()
+        base = new_array(CPU.backend.xp.zeros((2, 2)), None, CPU)
+        exec(_CALIBRATION, {"base": base, "views": [base[1]]})  # (constant code)
     finally:
+        del _CALIBRATING[_get_ident()]
         _cow.observer = observer
         _cow.COUNTERS.reset()
         _cow.COUNTERS.copies, _cow.COUNTERS.bytes_copied = before
+    conclusive = len(counts) == 2 and counts[1] == counts[0] + 1
+    _TEMPORARY_COUNT = counts[0] if conclusive else None
 
 
 _CALIBRATION: Final = compile("base[0] += 1.0\nviews[0] += 1.0\n", "<cowarray calibration>", "exec")
