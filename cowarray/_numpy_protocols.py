@@ -39,7 +39,7 @@ as copies unless the function is known not to write.
 
 from __future__ import annotations
 
-import warnings
+import contextlib
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -155,23 +155,25 @@ def _writable_as_its_source(result: Any, sources: tuple[Array, ...]) -> Any:
     so a view they return (``np.transpose(x)``, ``np.squeeze``,
     ``np.moveaxis``...) is read-only too, and its first write copied the
     whole array even where ``x.T``'s writes in place. It joins the input's
-    buffer either way (rule 1); writable, it writes as ``x.T`` does. A view
-    NumPy keeps read-only on purpose (``np.broadcast_to``) stays so.
+    buffer either way (rule 1); writable, it writes as ``x.T`` does. A
+    broadcast view (a zero stride: ``np.broadcast_to``) stays read-only: it
+    must be expanded before any write anyway, and NumPy may warn when such a
+    view is made writable (a warning filter is process-wide: not touched here).
     """
     if type(result) is not np.ndarray or result.flags.writeable:
         return result
     base = result.base
-    if base is None:
+    if base is None or any(
+        stride == 0 and length > 1
+        for stride, length in zip(result.strides, result.shape, strict=True)
+    ):
         return result
     for source in sources:
         data = source._data
         if (base is data or base is data.base) and data.flags.writeable:
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")  # (NumPy's broadcast views warn)
-                    result.flags.writeable = True
-            except ValueError:
-                pass  # read-only by NumPy's own choice: its writes copy first
+            # (ValueError: read-only by NumPy's own choice; its writes copy first)
+            with contextlib.suppress(ValueError):
+                result.flags.writeable = True
             break
     return result
 
