@@ -28,7 +28,7 @@ import numpy as np
 import torch
 
 import cowarray as ca
-from cowarray import _cow
+from cowarray._core import cow
 from cowarray.interop.torch import from_torch, to_torch
 
 SIZES = (10**3, 10**4, 10**5, 10**6, 10**7, 10**8)
@@ -70,7 +70,7 @@ def main() -> None:
         x = ca.zeros(size, dtype=ca.float32)
         host = np.zeros(size, dtype=np.float32)
         tensor = torch.zeros(size, dtype=torch.float32)
-        _cow.COUNTERS.reset()
+        cow.COUNTERS.reset()
         medians = _medians(
             {
                 "from_numpy": lambda host=host: torch.from_numpy(host),
@@ -80,7 +80,7 @@ def main() -> None:
                 "from_torch": lambda tensor=tensor: from_torch(tensor),
             }
         )
-        assert _cow.COUNTERS.copies == 0, "a sole holder must cross without copying"
+        assert cow.COUNTERS.copies == 0, "a sole holder must cross without copying"
         export = medians["to_torch"] / medians["torch_from_dlpack"]
         import_ = medians["from_torch"] / medians["np_from_dlpack"]
         print(

@@ -7,7 +7,7 @@ scalar types a plain ``x[i] = v`` may write without consulting the core
 its view family (``_family``, cowarray._view_writes).
 Python operators are written once each, as one-line class attributes made by
 two factories (:func:`binary_operation`, :func:`unary_operation`). Every write goes through
-:func:`cowarray._cow.write`, the single place that decides whether to copy.
+:func:`cowarray._core.cow.write`, the single place that decides whether to copy.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ import types
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
-from . import _cow, _view_writes
+from . import _view_writes
+from ._core import cow
 from ._devices import CPU, Device, as_device
 from ._dtypes import (
     ALL_DTYPES,
@@ -34,7 +35,7 @@ from ._errors import (
     index_out_of_range,
     shapes_do_not_broadcast,
 )
-from ._ops._checks import (
+from ._checks import (
     CATEGORY,
     OperandTypeError,
     check_dtypes,
@@ -291,7 +292,7 @@ class Array:
     #: The backend array this value views.
     _data: Any
     #: The sharing record; None while this array is the only holder.
-    _buf: _cow.Buffer | None
+    _buf: cow.Buffer | None
     _device: Device
     #: Python scalar types ``x[i] = v`` may write in place with no check:
     #: empty until a write has shown the view private and writable, and
@@ -344,7 +345,7 @@ class Array:
                 "dimensions; use permute_dims(x, axes) or x.mT"
             )
         buf = self._buf
-        if _LOCK_FREE_JOINS and buf is not None and buf.shareable and _cow.observer is None:
+        if _LOCK_FREE_JOINS and buf is not None and buf.shareable and cow.observer is None:
             # A transpose always views its input: join the record directly
             # (inlined: the call would be a fifth of the cost of ``x.T``),
             # if no write replaced the record or the memory meanwhile.
@@ -507,7 +508,7 @@ class Array:
         if target.kind != self._device.kind:
             # Every byte copied into the other device's memory (host devices
             # share host memory: there the core shares it, or counts the copy).
-            _cow.count_copy("import_copy", result, int(moved.nbytes))
+            cow.count_copy("import_copy", result, int(moved.nbytes))
         return result
 
     def __dlpack_device__(self) -> tuple[int, int]:
@@ -652,7 +653,7 @@ class Array:
             if _PENDING:
                 _view_writes.flush()
             buf = self._buf
-            if _LOCK_FREE_JOINS and buf is not None and buf.shareable and _cow.observer is None:
+            if _LOCK_FREE_JOINS and buf is not None and buf.shareable and cow.observer is None:
                 # A basic slice always views its input: join the record
                 # directly, if no write replaced it or the memory meanwhile
                 # (as _view_of does, inlined: the call was a tenth of ``x[1:5]``).
@@ -719,7 +720,7 @@ class Array:
                 return  # (a.copy(); a[isnan(a)] = 0 with no NaN: the clone stays shared)
             if type(self._family) is _VIEWS:
                 _view_writes.note_write(self, value, "x[...] = value")
-            _cow.write(self, operator.setitem, index, converted, _fast_writes(self))
+            cow.write(self, operator.setitem, index, converted, _fast_writes(self))
         except (IndexError, OverflowError) as error:
             raise _index_error(key, self.shape, error) from None
         except ValueError as error:
@@ -796,11 +797,11 @@ _VIEWS: Final = _view_writes._Views
 _views_token: Final = _view_writes.views_token
 
 
-DONATED: Final = _cow.DONATED
-_LOCK_FREE_JOINS: Final = _cow.LOCK_FREE_JOINS
+DONATED: Final = cow.DONATED
+_LOCK_FREE_JOINS: Final = cow.LOCK_FREE_JOINS
 
 
-def new_array(data: Any, buf: _cow.Buffer | None, device: Device) -> Array:
+def new_array(data: Any, buf: cow.Buffer | None, device: Device) -> Array:
     """Wrap a backend array (internal: users go through creation functions)."""
     if _PENDING:
         _view_writes.flush()
@@ -928,11 +929,11 @@ def _wrap(result: Any, device: Device, inputs: tuple[Array, ...]) -> Array:
     for source in inputs:
         data = source._data
         if base is data or base is data.base:
-            buf = _cow.join(source, data)
+            buf = cow.join(source, data)
             if buf is None:
                 # exposed or foreign memory: a value needs its own copy
                 array._data = device.backend.copy(result)
-                _cow.count_eager_copy(array, source._buf, int(array._data.nbytes))
+                cow.count_eager_copy(array, source._buf, int(array._data.nbytes))
             array._buf = buf
             array._family = _view_writes.views_token(source)
             return array
@@ -953,9 +954,9 @@ def _view_of(source: Array, result: Any) -> Array:
     base = result.base
     if base is not None and (base is data or base is data.base) and type(result) is type(data):
         buf = source._buf
-        # The lock-free path of _cow.join(): an open record, and neither it
+        # The lock-free path of cow.join(): an open record, and neither it
         # nor the memory replaced by a write meanwhile.
-        if _LOCK_FREE_JOINS and buf is not None and buf.shareable and _cow.observer is None:
+        if _LOCK_FREE_JOINS and buf is not None and buf.shareable and cow.observer is None:
             array: Array = _object_new(Array)
             array._data = result
             array._buf = buf
@@ -976,10 +977,10 @@ def _wrap_other_view(array: Array, inputs: tuple[Array, ...]) -> Array:
     for source in inputs:
         data = source._data
         if backend.may_share_memory(array._data, data):
-            buf = _cow.join(source, data)
+            buf = cow.join(source, data)
             if buf is None:
                 array._data = backend.copy(array._data)
-                _cow.count_eager_copy(array, source._buf, int(array._data.nbytes))
+                cow.count_eager_copy(array, source._buf, int(array._data.nbytes))
             array._buf = buf
             array._family = _view_writes.views_token(source)
             return array
@@ -988,9 +989,9 @@ def _wrap_other_view(array: Array, inputs: tuple[Array, ...]) -> Array:
     # Unless something else does hold that memory: an input's old memory,
     # replaced by a write on another thread while this op ran. Then other
     # values may share it, and this one gets its own copy.
-    if not _cow.only_reference_is(array._data, "base"):
+    if not cow.only_reference_is(array._data, "base"):
         array._data = backend.copy(array._data)
-        _cow.count_eager_copy(array, None, int(array._data.nbytes))
+        cow.count_eager_copy(array, None, int(array._data.nbytes))
     array._buf = None
     return array
 
@@ -1030,10 +1031,10 @@ def lazy_clone(x: Array, /) -> Array:
     if type(x) is not Array:
         raise TypeError(f"lazy_clone expects a cowarray Array, got {type(x).__name__}")
     data = x._data
-    buf = _cow.join(x, data)
+    buf = cow.join(x, data)
     if buf is None:
         clone = new_array(x._device.backend.copy(data), None, x._device)
-        _cow.count_eager_copy(clone, x._buf, int(clone._data.nbytes))
+        cow.count_eager_copy(clone, x._buf, int(clone._data.nbytes))
         return clone
     return new_array(data, buf, x._device)
 
@@ -1213,7 +1214,7 @@ def _apply_inplace(name: str, array: Array, other: Operand) -> None:
     if data.size >= IN_PLACE_MIN_SIZE and not backend.errors_may_surface(name, dtype):
         # Big, and no error can be raised after NumPy's loop has written:
         # write in place (the core copies first if the memory is shared).
-        _cow.write(array, _inplace_apply, function, operand, fast)
+        cow.write(array, _inplace_apply, function, operand, fast)
         return
     # The new value beside the old, so an error raised after the loop (NumPy's
     # error state, a warning turned into an error) leaves the array as it was.
@@ -1262,7 +1263,7 @@ def detach_shared_value(target: Array, value: Array) -> None:
     the same value; only its memory is its own now.
     """
     if value._buf is target._buf and value._device is target._device:
-        _cow.make_private(value)
+        cow.make_private(value)
 
 
 def _note_view_write(array: Array, other: object, name: str) -> None:
@@ -1272,9 +1273,9 @@ def _note_view_write(array: Array, other: object, name: str) -> None:
 
 
 def _replace(array: Array, result: Any, fast: frozenset[type]) -> None:
-    if not _cow.replace(array, result, fast):
+    if not cow.replace(array, result, fast):
         # Memory a DLPack peer aliases on purpose: the peer sees the values.
-        _cow.write(array, operator.setitem, Ellipsis, result, fast)
+        cow.write(array, operator.setitem, Ellipsis, result, fast)
 
 
 def _check_inplace_shape(name: str, array: Array, shape: tuple[int, ...]) -> None:
@@ -1339,4 +1340,4 @@ def check_every_store() -> None:
     setattr(Array, "_data", property(slot.__get__, store, slot.__delete__))  # noqa: B010
     # The unchecked scalar writes rely on no call between a test and a store;
     # the property is a call. The checked path writes the same values.
-    _cow.disable_unchecked_writes()
+    cow.disable_unchecked_writes()

@@ -2,10 +2,10 @@
 
 ``x.at[index]`` is a tiny object holding ``x`` and the index; each of its
 methods returns a new Array and leaves ``x`` unchanged. The result starts as a
-lazy clone of ``x`` and is written through :func:`cowarray._cow.write`, so an
+lazy clone of ``x`` and is written through :func:`cowarray._core.cow.write`, so an
 update costs at most one materialization of the region ``x`` views, and none
 when nothing else can ever see ``x`` (a temporary, or ``move(x)``: see
-:mod:`cowarray._last_use`).
+:mod:`cowarray._core.last_use`).
 
 Out-of-bounds handling (``mode=``) is resolved here, into a plain index the
 backend understands: ``"raise"`` passes the index through (the backend checks
@@ -21,7 +21,8 @@ import functools
 from collections.abc import Callable
 from typing import Any, Final
 
-from . import _cow, _last_use
+from ._core import cow
+from ._core import last_use
 from ._array import (
     DONATED,
     Array,
@@ -36,7 +37,7 @@ from ._devices import CPU
 from ._errors import article, index_beyond_int64, index_out_of_range
 from ._indices import drop_out_of_bounds, resolve
 from ._move import _MOVED, move
-from ._ops._checks import check_dtypes
+from ._checks import check_dtypes
 from ._positions import flat_positions, has_integer_arrays
 
 __all__ = ["AtIndexer"]
@@ -483,8 +484,8 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
         and mode is None
         and type(key) is int
         and type(values) in _stored_as_is(x)
-        and _cow.FAST_WRITES
-        and _cow.observer is None
+        and cow.FAST_WRITES
+        and cow.observer is None
     ):
         # The common scalar update, checked as ``x[key] = values`` is: a
         # Python scalar of a kind that fits, at one integer index.
@@ -501,7 +502,7 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
     buf = x._buf
     plain = buf is None or buf.shareable
     del buf  # a reference held here would count as a second holder in the write below
-    taken = plain and _last_use.is_last_use(at, donated=x._fast_write is DONATED)
+    taken = plain and last_use.is_last_use(at, donated=x._fast_write is DONATED)
     # Taken: nothing else can ever see x, so its memory is written in place
     # if nobody shares it; anything that reached x after all finds it moved.
     if taken and write is None:
@@ -512,7 +513,7 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
         write, operand = _update_of(x, "set"), _cast_values(x, operand, "set")
     if taken:
         result = move(x)
-        _cow.notify("takeover", result, None, 0)
+        cow.notify("takeover", result, None, 0)
         return _write(result, write, index, operand, method)
     return _write(lazy_clone(x), write, index, operand, method)
 
@@ -596,7 +597,7 @@ def _store_taken(x: Array, key: int, value: Any) -> Array | None:
         return None
     family = x._family
     try:
-        data = _cow.hand_over_stored(x, _MOVED, key, value)
+        data = cow.hand_over_stored(x, _MOVED, key, value)
     except OverflowError:
         return None  # an int too big for the dtype, refused before the store
     if data is None:
@@ -615,10 +616,10 @@ def _write(
 
     The result is a new value nothing else holds yet: marked donated, so that
     the next update of a chain (``x.at[a].set(u).at[b].set(w)``) may take
-    its buffer on every CPython (see ``_last_use``).
+    its buffer on every CPython (see ``last_use``).
     """
     try:
-        _cow.write(result, write, index, operand)
+        cow.write(result, write, index, operand)
     except IndexError as error:
         raise index_out_of_range(
             error, result.shape, f"x.at[...].{method}: ", " (or pass mode='drop' or mode='clip')"
@@ -696,7 +697,7 @@ def _unravel(x: Array, flat: Any) -> tuple[Any, ...]:
     return tuple(reversed(coordinates))
 
 
-# The probes _last_use.calibrate measures. (Built without the ``at`` property,
+# The probes last_use.calibrate measures. (Built without the ``at`` property,
 # which _array binds after this import.)
 
 
@@ -721,7 +722,7 @@ def _fresh() -> Array:
     return new_array(CPU.backend.asarray([0]), None, CPU)
 
 
-_last_use.calibrate(_temporary_update, _update_of_a_held_array, _update_through_a_held_at)
+last_use.calibrate(_temporary_update, _update_of_a_held_array, _update_through_a_held_at)
 
 
 def _at(self: Array) -> AtIndexer:

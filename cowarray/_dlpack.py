@@ -4,7 +4,7 @@ Consumers may write through what they import (torch ignores DLPack's
 read-only flag), so memory that crosses the boundary is never shared lazily:
 
 * **Export** (:meth:`Array.__dlpack__`). ``copy=None``: the array first gets
-  memory no other holder sees (:func:`cowarray._cow.expose` copies only if it
+  memory no other holder sees (:func:`cowarray._core.cow.expose` copies only if it
   is shared, read-only or a broadcast view), and in the same step its buffer
   is *exposed*, until the consumer releases the capsule's memory. The backend
   exports a private view and tells us when that view dies, which is exactly
@@ -54,7 +54,8 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Final, TypeGuard
 
-from . import _cow, _view_writes
+from . import _view_writes
+from ._core import cow
 from ._array import Array, host_copy, lazy_clone, new_array
 from ._devices import CPU, Device, as_device
 from ._dtypes import ALL_DTYPES
@@ -152,7 +153,7 @@ class _Regions:
     def add_exposure(
         self,
         key: int,
-        record: weakref.ref[_cow.Buffer],
+        record: weakref.ref[cow.Buffer],
         backend: Backend,
         data: Any,
         keep: object,
@@ -164,14 +165,14 @@ class _Regions:
         """Remove an exposure's entry: it, or None if there was none."""
         return self.entries.pop(key, None)
 
-    def add_foreign(self, buf: _cow.Buffer, backend: Backend, data: Any) -> int:
+    def add_foreign(self, buf: cow.Buffer, backend: Backend, data: Any) -> int:
         """Enter ``buf``'s memory until ``buf`` dies; the entry's key."""
         reference = weakref.ref(buf, _forget_record)
         key = id(reference)
         self.entries[key] = (reference, backend, data, reference)
         return key
 
-    def enter_foreign(self, buf: _cow.Buffer, backend: Backend, data: Any) -> bool:
+    def enter_foreign(self, buf: cow.Buffer, backend: Backend, data: Any) -> bool:
         """Enter ``buf``, a new foreign record of ``data``, unless ``data``
         overlaps another entry: then nothing is entered and the import copies."""
         key = self.add_foreign(buf, backend, data)
@@ -234,8 +235,8 @@ def export(x: Array, *, stream: Any, max_version: object, dl_device: object, cop
             on_release=None,
         )
         _mark_copied(capsule)  # CuPy's capsule of our copy does not say so
-        _cow.count_copy("export_copy", x, int(x._data.nbytes))
-        _cow.notify("export", x, None, int(x._data.nbytes))
+        cow.count_copy("export_copy", x, int(x._data.nbytes))
+        cow.notify("export", x, None, int(x._data.nbytes))
         return capsule
     if copy is False:
         reason = _why_a_copy_is_needed(x)
@@ -259,8 +260,8 @@ def _export_to_host(x: Array, version: tuple[int, int] | None, copy: object) -> 
         host, stream=None, max_version=version, dl_device=None, copy=False, on_release=None
     )
     _mark_copied(capsule)
-    _cow.count_copy("export_copy", x, int(x._data.nbytes))
-    _cow.notify("export", x, None, int(x._data.nbytes))
+    cow.count_copy("export_copy", x, int(x._data.nbytes))
+    cow.notify("export", x, None, int(x._data.nbytes))
     return capsule
 
 
@@ -283,7 +284,7 @@ def _why_a_copy_is_needed(x: Array) -> str | None:
     problem = backend.dlpack_export_problem(x._data)
     if problem is not None:
         return problem
-    others = _cow.holder_count(x) - 1
+    others = cow.holder_count(x) - 1
     if others:
         return (
             f"its buffer has {others} other holder(s) (lazy clones, views or NumPy exports) "
@@ -411,7 +412,7 @@ def _exposed(
     """What ``consumer_of(data, release)`` makes of ``x``'s memory, exposed to it."""
     backend = x._device.backend
     # Private memory, exposed in the same step: from here no clone shares it.
-    record = _cow.expose(x, copy_allowed=copy_allowed, consumer=consumer)
+    record = cow.expose(x, copy_allowed=copy_allowed, consumer=consumer)
     data = x._data
     release = _release_callback(record, int(data.nbytes))
     # Entered before the consumer has the memory, ended by its release.
@@ -421,12 +422,12 @@ def _exposed(
     except BaseException:
         release()  # no consumer after all
         raise
-    if _cow.observer is not None:  # (x._buf read here would count as a holder meanwhile)
-        _cow.notify("export", x, record(), int(data.nbytes))
+    if cow.observer is not None:  # (x._buf read here would count as a holder meanwhile)
+        cow.notify("export", x, record(), int(data.nbytes))
     return handed_out
 
 
-def _release_callback(reference: weakref.ref[_cow.Buffer], nbytes: int) -> Callable[[], None]:
+def _release_callback(reference: weakref.ref[cow.Buffer], nbytes: int) -> Callable[[], None]:
     # Holds the record weakly: a strong reference would count as a holder.
     # What it calls is bound as defaults: the last export can die at
     # interpreter exit, when module globals may already be None.
@@ -437,7 +438,7 @@ def _release_callback(reference: weakref.ref[_cow.Buffer], nbytes: int) -> Calla
     return release
 
 
-def _end_exposure(reference: weakref.ref[_cow.Buffer], nbytes: int, cow: Any = _cow) -> None:
+def _end_exposure(reference: weakref.ref[cow.Buffer], nbytes: int, cow: Any = cow) -> None:
     # (the module bound as a default: a release can run at exit, when module
     # globals may already be gone)
     buf = reference()
@@ -462,13 +463,13 @@ def exposed_view(x: Array, consumer: str) -> Any:
     """
     if _view_writes.PENDING:
         _view_writes.flush()
-    record = _cow.expose(x, copy_allowed=True, consumer=consumer)
+    record = cow.expose(x, copy_allowed=True, consumer=consumer)
     data = x._data
     view = data.view()
     death = _weak(view, _view_died)
     _ENTRIES[id(death)] = (record, x._device.backend, data, death)
-    if _cow.observer is not None:
-        _cow.notify("export", x, x._buf, int(data.nbytes))
+    if cow.observer is not None:
+        cow.notify("export", x, x._buf, int(data.nbytes))
     return view
 
 
@@ -477,7 +478,7 @@ _weak: Final = weakref.ref
 
 
 def _view_died(
-    death: weakref.ref[Any], entries: dict[int, Any] = _ENTRIES, cow: Any = _cow
+    death: weakref.ref[Any], entries: dict[int, Any] = _ENTRIES, cow: Any = cow
 ) -> None:
     # The view given out by exposed_view died: its consumer released the
     # memory. (_end_exposure, inlined; globals bound as defaults, since at
@@ -554,7 +555,7 @@ def array_to_numpy(self: Array, dtype: Any = None, copy: bool | None = None) -> 
                 f"np.asarray(x, dtype={dtype}, copy=False): converting {self.dtype} needs a copy"
             )
         copied = host_copy(backend.to_numpy(self._data), dtype)
-        _cow.count_copy("export_copy", self, int(self._data.nbytes))
+        cow.count_copy("export_copy", self, int(self._data.nbytes))
         return copied
     return export_to_numpy(self, copy_allowed=copy is None)
 
@@ -753,7 +754,7 @@ def import_zero_copy(
     backend = device.backend
     # All we know of the producer's memory is the part it handed over.
     nbytes = int(data.nbytes)
-    buf = _cow.Buffer(backend.memory_owner(data), nbytes, foreign=True, read_only=read_only)
+    buf = cow.Buffer(backend.memory_owner(data), nbytes, foreign=True, read_only=read_only)
     if not REGIONS.enter_foreign(buf, backend, data):
         if not copy_allowed:
             raise BufferError(
@@ -765,8 +766,8 @@ def import_zero_copy(
         return _copied_import(data, device)
     array = new_array(data, buf, device)
     del buf  # a record held here would count as a holder
-    if _cow.observer is not None:
-        _cow.notify("import", array, array._buf, nbytes)
+    if cow.observer is not None:
+        cow.notify("import", array, array._buf, nbytes)
     return array
 
 
@@ -801,7 +802,7 @@ def count_import_copy(array: Array, nbytes: int) -> None:
     copy, which is then not counted; the caller's exception drops ``array``,
     so no value ever held the refused copy.
     """
-    _cow.count_copy("import_copy", array, nbytes)
+    cow.count_copy("import_copy", array, nbytes)
 
 
 def copied_import(array: Array) -> Array:
@@ -809,7 +810,7 @@ def copied_import(array: Array) -> Array:
     reported as the import (an ``"import"`` event without a buffer)."""
     nbytes = int(array._data.nbytes)
     count_import_copy(array, nbytes)
-    _cow.notify("import", array, None, nbytes)
+    cow.notify("import", array, None, nbytes)
     return array
 
 
@@ -832,9 +833,9 @@ def _from_own_array(x: Array, target: Device | None, copy: bool | None) -> Array
     # No capsule: within cowarray a value is passed on as a lazy clone.
     if target is not None and target is not x._device:
         return _on_device(x, target, copy)
-    if copy is False and _cow.state_of(x) in ("exposed", "foreign"):
+    if copy is False and cow.state_of(x) in ("exposed", "foreign"):
         raise BufferError(
-            f"from_dlpack(x, copy=False): x's buffer is {_cow.state_of(x)} (memory outside "
+            f"from_dlpack(x, copy=False): x's buffer is {cow.state_of(x)} (memory outside "
             "cowarray may write it), so the result must be a copy; use copy=None"
         )
     return lazy_clone(x)

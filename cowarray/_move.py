@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from . import _cow
+from ._core import cow
 from ._array import DONATED, Array, new_array
 
 __all__ = ["move"]
@@ -93,13 +93,13 @@ def move(x: Array, /) -> Array:
         raise TypeError(f"move expects a cowarray Array, got {type(x).__name__}")
     device = x._device
     family = x._family
-    data, buf = _cow.hand_over(x, _MOVED)
+    data, buf = cow.hand_over(x, _MOVED)
     if data is _MOVED:  # another thread moved it first
         raise _MOVED._fail()
     x._family = None
     result = new_array(data, buf, device)
     result._family = family  # still the same array to NumPy's eyes (y = x)
-    # The first update through ``result.at`` may take the buffer (_last_use);
+    # The first update through ``result.at`` may take the buffer (last_use);
     # the first write through the core gives it its scalar fast path.
     result._fast_write = DONATED
     return result

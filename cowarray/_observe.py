@@ -1,9 +1,9 @@
 """Watching the core: trace(), copy counters and copy warnings.
 
-The core calls ``_cow.observer.record(kind, holder, buffer, nbytes)`` only
-while ``_cow.observer`` is not None, and this module sets it only while a
+The core calls ``cow.observer.record(kind, holder, buffer, nbytes)`` only
+while ``cow.observer`` is not None, and this module sets it only while a
 :func:`trace` is recording or :func:`warn_on_copy` is on. Nobody looking means
-``_cow.observer is None``: the hot paths pay that one test and nothing else.
+``cow.observer is None``: the hot paths pay that one test and nothing else.
 
 The observer never keeps a holder or a buffer: it turns each event into a
 :class:`TraceEvent` (ids, shapes, numbers) at once, because holders are
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from types import FrameType, TracebackType
 from typing import Any
 
-from . import _cow
+from ._core import cow
 
 __all__ = [
     "CopyCounters",
@@ -249,7 +249,7 @@ def _user_frame() -> tuple[FrameType | None, int]:
 _dtype_names: dict[Any, str] = {}  # str(dtype) is slow; there are few dtypes
 
 
-def _make_event(kind: str, holder: Any, buffer: _cow.Buffer | None, nbytes: int) -> TraceEvent:
+def _make_event(kind: str, holder: Any, buffer: cow.Buffer | None, nbytes: int) -> TraceEvent:
     frame, _ = _user_frame()
     data = getattr(holder, "_data", None)
     shape = dtype = None
@@ -262,7 +262,7 @@ def _make_event(kind: str, holder: Any, buffer: _cow.Buffer | None, nbytes: int)
     if kind == "materialize" and data is not None:
         # The writer now holds the copy; ids belong to the memory's owner, so
         # this is the id its record will show if it is ever shared.
-        new_id = _cow.stable_id(holder._device.backend.memory_owner(data))
+        new_id = cow.stable_id(holder._device.backend.memory_owner(data))
     return TraceEvent(
         kind=kind,
         nbytes=nbytes,
@@ -285,11 +285,11 @@ _warn_threshold: int | None = None
 
 
 class _Dispatcher:
-    """The object the core sees as ``_cow.observer``: fans events out."""
+    """The object the core sees as ``cow.observer``: fans events out."""
 
     __slots__ = ()
 
-    def record(self, kind: str, holder: Any, buffer: _cow.Buffer | None, nbytes: int) -> None:
+    def record(self, kind: str, holder: Any, buffer: cow.Buffer | None, nbytes: int) -> None:
         traces = _active
         threshold = _warn_threshold
         copied = kind in _COPY_KINDS
@@ -316,7 +316,7 @@ _COPY_KINDS = frozenset({"materialize", "eager_copy", "import_copy", "export_cop
 def _refresh_observer() -> None:
     # Called with _state_lock held.
     looking = bool(_active) or _warn_threshold is not None
-    _cow.observer = _DISPATCHER if looking else None
+    cow.observer = _DISPATCHER if looking else None
 
 
 def _warn(event: TraceEvent, kind: str) -> None:
@@ -615,7 +615,7 @@ def copy_counters() -> CopyCounters:
     >>> ca.copy_counters()
     CopyCounters(copies=1, bytes_copied=80)
     """
-    copies, nbytes = _cow.COUNTERS.snapshot()  # both numbers from the same moment
+    copies, nbytes = cow.COUNTERS.snapshot()  # both numbers from the same moment
     return CopyCounters(copies, nbytes)
 
 
@@ -638,7 +638,7 @@ def reset_copy_counters() -> CopyCounters:
     >>> ca.copy_counters()
     CopyCounters(copies=0, bytes_copied=0)
     """
-    copies, nbytes = _cow.COUNTERS.reset()
+    copies, nbytes = cow.COUNTERS.reset()
     return CopyCounters(copies, nbytes)
 
 

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _cow
+from ._core import cow
 from ._backends import _pages
 from ._backends.numpy import NUMPY_BACKEND
 
@@ -124,7 +124,7 @@ def set_page_cow(enabled: bool, threshold: int | None = None) -> PageCow:
     )
     minimum = _settings.threshold if _settings.enabled else None
     NUMPY_BACKEND.set_page_memory(minimum)
-    _cow.page_cow_min = minimum
+    cow.page_cow_min = minimum
     return before
 
 

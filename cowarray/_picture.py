@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _cow
+from ._core import cow
 from ._array import Array
 from ._observe import buffer_name
 
@@ -236,14 +236,14 @@ def _dot_id(kind: str, name: str) -> str:
 
 def buffer_facts(array: Array) -> tuple[int, str, int, int]:
     """(buffer id, state, holders, nbytes) of ``array``'s buffer, changing nothing."""
-    holders = _cow.holder_count(array)
-    state = _cow.state_of(array)
-    buf = _cow.settled_buffer(array)
+    holders = cow.holder_count(array)
+    state = cow.state_of(array)
+    buf = cow.settled_buffer(array)
     if buf is None:
         # No record: the array is the only holder of its memory.
         backend = array._device.backend
         owner = backend.memory_owner(array._data)
-        return _cow.stable_id(owner), "private", 1, backend.owner_nbytes(array._data)
+        return cow.stable_id(owner), "private", 1, backend.owner_nbytes(array._data)
     return buf.id, state, holders, buf.nbytes
 
 

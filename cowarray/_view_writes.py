@@ -405,21 +405,21 @@ def calibrate_at_import() -> None:
     measurement's own arrays and copies never show in a user's trace, copy
     counters or buffer names: no observer looks, and the counters are put back."""
     global _TEMPORARY_COUNT
-    from . import _cow
+    from ._core import cow
     from ._array import new_array
     from ._devices import CPU
 
-    before = _cow.COUNTERS.snapshot()
-    observer, _cow.observer = _cow.observer, None
+    before = cow.COUNTERS.snapshot()
+    observer, cow.observer = cow.observer, None
     counts = _CALIBRATING[_get_ident()] = []
     try:
         base = new_array(CPU.backend.xp.zeros((2, 2)), None, CPU)
         exec(_CALIBRATION, {"base": base, "views": [base[1]]})  # (constant code)
     finally:
         del _CALIBRATING[_get_ident()]
-        _cow.observer = observer
-        _cow.COUNTERS.reset()
-        _cow.COUNTERS.copies, _cow.COUNTERS.bytes_copied = before
+        cow.observer = observer
+        cow.COUNTERS.reset()
+        cow.COUNTERS.copies, cow.COUNTERS.bytes_copied = before
     conclusive = len(counts) == 2 and counts[1] == counts[0] + 1
     _TEMPORARY_COUNT = counts[0] if conclusive else None
 

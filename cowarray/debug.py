@@ -18,7 +18,7 @@ import html
 from dataclasses import dataclass
 from typing import Literal
 
-from . import _cow
+from ._core import cow
 from ._array import Array
 from ._observe import CopyCounters as CopyCounters
 from ._observe import CopyWarning as CopyWarning
@@ -167,5 +167,5 @@ def shares_buffer(a: Array, b: Array, /) -> bool:
     """
     first = _require(a, "a", "shares_buffer")
     second = _require(b, "b", "shares_buffer")
-    buf = _cow.settled_buffer(first)
-    return buf is not None and buf is _cow.settled_buffer(second)
+    buf = cow.settled_buffer(first)
+    return buf is not None and buf is cow.settled_buffer(second)

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from cowarray import _backends, _cow
+from cowarray import _backends
+from cowarray._core import cow
 from cowarray._devices import Device
 from cowarray.testing import available_devices
 
@@ -59,10 +60,10 @@ def _runs_on_cuda(item: pytest.Item) -> bool:
 
 
 @pytest.fixture
-def copies() -> _cow._Counters:
+def copies() -> cow._Counters:
     """The core's copy counters, reset for this test."""
-    _cow.COUNTERS.reset()
-    return _cow.COUNTERS
+    cow.COUNTERS.reset()
+    return cow.COUNTERS
 
 
 # -- the CuPy backend without a GPU (tests/backends) ---------------------------

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cowarray as ca
-from cowarray import _cow
+from cowarray._core import cow
 from cowarray.testing import to_numpy
 
 UFUNCS: dict[str, Any] = {
@@ -456,17 +456,17 @@ def test_mask_of_the_wrong_shape_with_clip_raises(backend_device: ca.Device) -> 
 def test_update_copies_only_the_region_x_views(backend_device: ca.Device) -> None:
     big = ca.zeros(10_000, device=backend_device)
     x = big[100:110]
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     y = x.at[ca.asarray([0, 0, 3], device=backend_device)].add(1.0)
-    assert (_cow.COUNTERS.copies, _cow.COUNTERS.bytes_copied) == (1, x.size * 8)
+    assert (cow.COUNTERS.copies, cow.COUNTERS.bytes_copied) == (1, x.size * 8)
     assert to_numpy(y)[0] == 2.0 and to_numpy(big)[100] == 0.0
 
 
 def test_update_of_a_temporary_copies_nothing(backend_device: ca.Device) -> None:
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     fours = ca.asarray([4, 4], device=backend_device)
     y = ca.move(ca.zeros(1000, device=backend_device)).at[3].set(1.0).at[fours].add(1.0)
-    assert (_cow.COUNTERS.copies, _cow.COUNTERS.bytes_copied) == (0, 0)
+    assert (cow.COUNTERS.copies, cow.COUNTERS.bytes_copied) == (0, 0)
     assert to_numpy(y)[3:5].tolist() == [1.0, 2.0]
 
 
@@ -492,18 +492,18 @@ def test_scalar_updates_of_moved_and_temporary_arrays_match_the_model(
     x = ca.asarray(base, device=backend_device)
     kept = ca.lazy_clone(x)
     y = ca.move(ca.asarray(base, device=backend_device))
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     for i, value in enumerate(values):
         index = [0, -1, 1, -2][i % 4]
         expected[index] = value
         # the second update is of a temporary: in place as well
         y = ca.move(y).at[index].set(value).at[index].set(value)
-    assert _cow.COUNTERS.copies == 0
+    assert cow.COUNTERS.copies == 0
     np.testing.assert_array_equal(to_numpy(y), expected)
     assert to_numpy(y).dtype == np.dtype(dtype)
     # A held array is a value: its update copies once, and it keeps its values.
     z = x.at[0].set(values[0])
-    assert _cow.COUNTERS.copies == 1
+    assert cow.COUNTERS.copies == 1
     np.testing.assert_array_equal(to_numpy(x), base)
     np.testing.assert_array_equal(to_numpy(kept), base)
     expected = base.copy()
@@ -514,9 +514,9 @@ def test_scalar_updates_of_moved_and_temporary_arrays_match_the_model(
 def test_update_of_a_held_temporary_buffer_copies_once(backend_device: ca.Device) -> None:
     # The temporary's buffer is shared with `keep`: one materialization.
     keep = ca.zeros(100, device=backend_device)
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     y = ca.lazy_clone(keep).at[0].set(5.0)
-    assert (_cow.COUNTERS.copies, _cow.COUNTERS.bytes_copied) == (1, 800)
+    assert (cow.COUNTERS.copies, cow.COUNTERS.bytes_copied) == (1, 800)
     assert float(keep[0]) == 0.0 and float(y[0]) == 5.0
 
 

@@ -16,20 +16,20 @@ import numpy as np
 import pytest
 
 import cowarray as ca
-from cowarray import _cow, _last_use
+from cowarray._core import cow, last_use
 from cowarray._backends.numpy import NUMPY_BACKEND
 from cowarray.testing import to_numpy
 
 
 def copies() -> int:
-    return _cow.COUNTERS.copies
+    return cow.COUNTERS.copies
 
 
 def test_rebinding_the_only_name_copies_and_setitem_does_not(
     backend_device: ca.Device,
 ) -> None:
     x = ca.zeros(100_000, device=backend_device)
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     x = x.at[3].set(1.0)
     assert copies() == 1  # old x might still be seen (a wrapper, a tracer, a thread)
     x[4] = 2.0
@@ -42,7 +42,7 @@ def test_rebinding_the_only_name_copies_and_setitem_does_not(
 
 def test_another_name_keeps_old_x(backend_device: ca.Device) -> None:
     x = ca.zeros(10, device=backend_device)
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     y = x.at[0].set(1.0)
     assert copies() == 1
     assert float(x[0]) == 0.0 and float(y[0]) == 1.0
@@ -51,7 +51,7 @@ def test_another_name_keeps_old_x(backend_device: ca.Device) -> None:
 def test_an_alias_keeps_its_values() -> None:
     x = ca.zeros(10)
     alias = x
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     x = x.at[0].set(1.0)
     assert copies() == 1
     assert float(alias[0]) == 0.0 and float(x[0]) == 1.0
@@ -88,7 +88,7 @@ def test_a_kept_bound_method_keeps_old_x() -> None:
 
 def test_module_level_rebinding_copies_and_move_does_not() -> None:
     namespace: dict[str, Any] = {"ca": ca, "x": ca.zeros(1000)}
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     exec("x = x.at[1].set(2.0)\nx = x.at[1].multiply(3.0)", namespace)
     assert copies() == 2
     assert float(namespace["x"][1]) == 6.0
@@ -101,7 +101,7 @@ GLOBAL_X = ca.zeros(1000)
 
 def test_global_rebinding_copies() -> None:
     global GLOBAL_X
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     GLOBAL_X = GLOBAL_X.at[0].add(1.0)
     assert copies() == 1 and float(GLOBAL_X[0]) == 1.0
 
@@ -111,7 +111,7 @@ def test_under_a_tracer_the_update_copies() -> None:
     old = sys.gettrace()
     sys.settrace(lambda *args: None)
     try:
-        _cow.COUNTERS.reset()
+        cow.COUNTERS.reset()
         x = x.at[0].set(1.0)
     finally:
         sys.settrace(old)
@@ -136,9 +136,9 @@ def test_rebinding_a_shared_buffer_copies_once_and_keeps_the_clone(
 ) -> None:
     x = ca.zeros(1000, device=backend_device)
     clone = ca.lazy_clone(x)
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     x = x.at[0].set(1.0)
-    assert (copies(), _cow.COUNTERS.bytes_copied) == (1, 8000)
+    assert (copies(), cow.COUNTERS.bytes_copied) == (1, 8000)
     assert float(clone[0]) == 0.0 and float(x[0]) == 1.0
 
 
@@ -157,14 +157,14 @@ def test_a_bad_index_on_the_in_place_path_names_it_and_changes_nothing(
 def test_a_chain_of_updates_copies_at_most_once_on_every_cpython(
     backend_device: ca.Device,
 ) -> None:
-    assert _last_use.minimum is not None, "the calibration found no exact count"
-    _cow.COUNTERS.reset()
+    assert last_use.minimum is not None, "the calibration found no exact count"
+    cow.COUNTERS.reset()
     index = ca.asarray([4, 4], device=backend_device)
     y = ca.zeros(1000, device=backend_device).at[3].set(1.0).at[index].add(1.0).at[5].set(3.0)
     # The first update's array is a temporary: the counts prove it up to 3.13;
     # from 3.14 they cannot (borrowed references), and it copies. Every later
     # update of the chain takes its buffer: an update's result is donated.
-    assert copies() == (0 if _last_use.at_count_proves else 1)
+    assert copies() == (0 if last_use.at_count_proves else 1)
     assert to_numpy(y)[3:6].tolist() == [1.0, 2.0, 3.0]
 
 
@@ -198,7 +198,7 @@ def test_a_kept_at_object_of_a_moved_array_gives_its_buffer_once() -> None:
     u = ca.move(ca.zeros(4)).at[0]
     first = u.set(1.0)
     assert float(first[0]) == 1.0
-    if _last_use.at_count_proves:
+    if last_use.at_count_proves:
         assert float(u.add(2.0)[0]) == 2.0
     else:
         with pytest.raises(ValueError, match="moved"):

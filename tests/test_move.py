@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import cowarray as ca
-from cowarray import _cow
+from cowarray._core import cow
 from cowarray.testing import to_numpy
 
 MOVED = "moved into another by cowarray.move"
@@ -24,9 +24,9 @@ def address(x: ca.Array) -> int:
 def test_moved_array_has_the_values_without_a_copy(backend_device: ca.Device) -> None:
     x = ca.arange(1000.0, device=backend_device)
     data = address(x)
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     y = ca.move(x).at[0].set(-1.0)
-    assert (_cow.COUNTERS.copies, _cow.COUNTERS.bytes_copied) == (0, 0)
+    assert (cow.COUNTERS.copies, cow.COUNTERS.bytes_copied) == (0, 0)
     assert y.device == backend_device
     assert address(y) == data
     assert to_numpy(y)[:3].tolist() == [-1.0, 1.0, 2.0]
@@ -34,9 +34,9 @@ def test_moved_array_has_the_values_without_a_copy(backend_device: ca.Device) ->
 
 def test_move_then_update_writes_in_place(backend_device: ca.Device) -> None:
     x = ca.zeros(10**5, device=backend_device)
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     x = ca.move(x).at[ca.asarray([1, 1], device=backend_device)].add(1.0)
-    assert _cow.COUNTERS.bytes_copied == 0
+    assert cow.COUNTERS.bytes_copied == 0
     assert float(x[1]) == 2.0
 
 

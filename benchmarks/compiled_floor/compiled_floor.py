@@ -6,7 +6,7 @@ build: ``compiled_floor.c`` is a measurement prototype (its top comment says
 what it skips), wired here to cowarray's real module state. Columns:
 
 - C: the prototype reaching NumPy through the generic object protocol, with
-  cowarray's Python records (``_cow.Buffer``, ``_Family``);
+  cowarray's Python records (``cow.Buffer``, ``_Family``);
 - C+: NumPy's C API and C records (a C Buffer, a C family);
 - C+pyrec: C+ with cowarray's Python records (what reading them costs);
 - floor: ``floors.py``'s least pure-Python code with cowarray's API shape.
@@ -43,10 +43,11 @@ import floors  # noqa: E402  (benchmarks/: the floors, the loops, the counter)
 from core import _fmt_time  # noqa: E402
 
 import cowarray as ca  # noqa: E402
-from cowarray import _array, _cow, _move, _view_writes  # noqa: E402
+from cowarray import _array, _move, _view_writes  # noqa: E402
+from cowarray._core import cow  # noqa: E402
 from cowarray._devices import CPU  # noqa: E402
 from cowarray._dtypes import ALL_DTYPES  # noqa: E402
-from cowarray._ops._checks import CATEGORY  # noqa: E402
+from cowarray._checks import CATEGORY  # noqa: E402
 
 SOURCE = os.path.join(HERE, "compiled_floor.c")
 EXTENSION = os.path.join(HERE, "compiled_floor" + sysconfig.get_config_var("EXT_SUFFIX"))
@@ -117,18 +118,18 @@ def _load() -> ModuleType:
     cf.configure(
         pending=_view_writes.PENDING,
         flush=_view_writes.flush,
-        cow_dict=vars(_cow),
+        cow_dict=vars(cow),
         observer=None,
         views_type=_view_writes._Views,
         views_token=_view_writes.views_token,
         slow_view=_slow_view,
         no_fast_write=NO_FAST,
-        donated=_cow.DONATED,
+        donated=cow.DONATED,
         poison=_move._MOVED,
         allowed_add=frozenset(d for d in ALL_DTYPES if d.kind in CATEGORY.get("add", "biufc")),
         stored_as_is={np.dtype(np.float64): _array.storable_scalars(ca.zeros(1))},
         must_copy=CPU.backend.must_copy_before_write,
-        lock_free=_cow.LOCK_FREE_JOINS,
+        lock_free=cow.LOCK_FREE_JOINS,
     )
     _calibrate(cf)
     return cf
@@ -139,7 +140,7 @@ def _slow_view(source: Any, result: Any) -> Any:
     view (cowarray's Python Buffer, unless the array has a C one), then a join."""
     buf = source._buf
     if buf is None:
-        buf = source._buf = _cow.Buffer(result.base, int(result.nbytes))
+        buf = source._buf = cow.Buffer(result.base, int(result.nbytes))
     return type(source)(result, buf, source._device, NO_FAST, _view_writes.views_token(source))
 
 
@@ -181,7 +182,7 @@ def _names(cf: ModuleType) -> dict[str, Any]:
     # C: cowarray's Python records, made by the first views
     c, c2, p, p2 = _plain(cf, a), _plain(cf, a2), _plain(cf, a), _plain(cf, a2)
     c[1:5], c2.T, p[1:5], p2.T
-    assert type(c._buf) is type(c2._buf) is type(p._buf) is _cow.Buffer
+    assert type(c._buf) is type(c2._buf) is type(p._buf) is cow.Buffer
     names.update(c=c, c2=c2, cb=_plain(cf, b), cm=_plain(cf, np.zeros(10**6)), p=p, p2=p2)
     # C+: C records
     d, d2, db = _direct(cf, a, True), _direct(cf, a2, True), _direct(cf, b, False)
@@ -221,7 +222,7 @@ def _smoke_test(cf: ModuleType) -> None:
         data = m._data
         m2 = cf.move(m).at[5].set(1.0)
         assert m2._data is data and data[5] == 1.0 and m._data is _move._MOVED
-        assert m2._fast_write is _cow.DONATED
+        assert m2._fast_write is cow.DONATED
         m3 = cf.move(m2).at[-1].set(2)
         assert m3._data is data and data[-1] == 2.0
         held = m3
@@ -245,7 +246,7 @@ def _recheck_test(cf: ModuleType) -> None:
 
         @property
         def T(self) -> str:
-            self.holder._buf = _cow.Buffer(None, 0)
+            self.holder._buf = cow.Buffer(None, 0)
             return "view"
 
         def __getitem__(self, key: Any) -> str:
@@ -256,7 +257,7 @@ def _recheck_test(cf: ModuleType) -> None:
         for statement in ("x.T", "x[1:5]"):
             data = Sneaky()
             x = data.holder = _plain(cf, data)
-            x._buf = _cow.Buffer(None, 0)
+            x._buf = cow.Buffer(None, 0)
             assert eval(statement) == "slow" and taken.pop() == "view", statement
     finally:
         cf.configure(slow_view=_slow_view)

@@ -12,7 +12,7 @@ from typing import Any
 from .._array import Array
 from .._dtypes import normalize_scalar, promote, scalar_result_dtype
 from .._errors import check_nbytes
-from ._checks import common_device
+from .._checks import common_device
 
 __all__ = [
     "array_or_scalar_operands",

@@ -23,7 +23,7 @@ from .._dtypes import (
 )
 from .._errors import check_int_fits, check_nbytes
 from ._args import checked_shape, normalize_shape, require_array
-from ._checks import common_device
+from .._checks import common_device
 
 __all__ = [
     "arange",

@@ -19,7 +19,7 @@ from typing import Any
 
 from .._array import Array, binary_operation, fresh, lazy_clone, may_view, unary_operation
 from .._dtypes import normalize_scalar, one_kind, promote, scalar_result_dtype
-from ._checks import (
+from .._checks import (
     BOOLEAN,
     COMPLEX,
     FLOATING,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .._array import Array, fresh, may_view
 from ._args import normalize_axis, require_array
-from ._checks import common_device
+from .._checks import common_device
 
 __all__ = ["take", "take_along_axis"]
 

@@ -18,7 +18,7 @@ from .._devices import Device
 from .._dtypes import complex64, complex128, float16, float32, one_kind, promote, to_dtype
 from .._errors import reports_linalg_errors
 from ._args import normalize_axes, require_array
-from ._checks import common_device
+from .._checks import common_device
 
 __all__ = [
     "EigResult",

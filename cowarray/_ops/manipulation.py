@@ -13,7 +13,7 @@ from .._array import Array, fresh, lazy_clone, may_view, reshape_view
 from .._devices import Device
 from .._dtypes import promote
 from ._args import normalize_axes, normalize_axis, normalize_shape, require_array
-from ._checks import common_device
+from .._checks import common_device
 
 __all__ = [
     "broadcast_arrays",

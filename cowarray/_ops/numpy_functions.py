@@ -38,7 +38,7 @@ from .._array import Array, fresh, lazy_clone, may_view
 from .._devices import Device
 from .._dtypes import check_scalar, normalize_scalar, promote
 from ._args import normalize_axis, normalize_shape, require_array
-from ._checks import common_device
+from .._checks import common_device
 from .creation import eye
 from .manipulation import _concat_error, _gather, permute_dims
 

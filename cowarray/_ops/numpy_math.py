@@ -23,7 +23,7 @@ from .._array import Array, fresh, may_view
 from .._dtypes import normalize_scalar, promote, to_dtype
 from .._errors import shapes_do_not_broadcast
 from ._args import array_or_scalar_operands, require_array
-from ._checks import common_device
+from .._checks import common_device
 from .elementwise import pow as _pow
 from .manipulation import broadcast_shapes
 

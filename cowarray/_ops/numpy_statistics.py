@@ -35,7 +35,7 @@ from typing import Any, Final
 from .._array import Array, fresh, may_view
 from .._dtypes import to_dtype
 from ._args import normalize_axes, normalize_axis, require_array
-from ._checks import common_device
+from .._checks import common_device
 
 __all__ = [
     "average",

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from .._array import Array, fresh, may_view
 from .._dtypes import DEFAULT_INDEX, normalize_scalar, one_kind, promote, scalar_result_dtype
 from ._args import array_or_scalar_operands, normalize_axes, normalize_axis, require_array
-from ._checks import REAL, accepts, check_dtypes, common_device
+from .._checks import REAL, accepts, check_dtypes, common_device
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 

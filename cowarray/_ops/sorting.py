@@ -19,7 +19,7 @@ from typing import Any
 
 from .._array import Array, fresh
 from ._args import normalize_axis, require_array
-from ._checks import REAL, accepts, check_dtypes
+from .._checks import REAL, accepts, check_dtypes
 
 __all__ = ["argsort", "sort"]
 

@@ -7,7 +7,7 @@ from typing import Any
 from .._array import Array, fresh
 from .._dtypes import to_dtype
 from ._args import normalize_axes, normalize_axis, require_array
-from ._checks import FLOATING, NUMERIC, REAL, REAL_FLOATING, accepts, check_dtypes
+from .._checks import FLOATING, NUMERIC, REAL, REAL_FLOATING, accepts, check_dtypes
 
 __all__ = [
     "cumulative_prod",

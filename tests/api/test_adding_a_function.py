@@ -20,7 +20,8 @@ import pytest
 import cowarray as ca
 from cowarray import _ops
 from cowarray._backends.base import STANDARD_NAMES
-from cowarray._ops import _checks, elementwise
+from cowarray import _checks
+from cowarray._ops import elementwise
 
 OP_MODULES = [
     importlib.import_module(f"cowarray._ops.{info.name}")

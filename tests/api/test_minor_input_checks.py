@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import cowarray as ca
-from cowarray import _cow
+from cowarray._core import cow
 
 
 @pytest.fixture(autouse=True)
@@ -31,7 +31,7 @@ def _settings_restored() -> Iterator[None]:
 
 
 def _state() -> tuple[ca.PageCow, int | None]:
-    return ca.page_cow_settings(), _cow.page_cow_min
+    return ca.page_cow_settings(), cow.page_cow_min
 
 
 @pytest.mark.parametrize("bad", ["yes", "no", "", 1, 0, 1.0, None, [True]])

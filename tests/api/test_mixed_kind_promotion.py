@@ -25,7 +25,7 @@ from _compare import assert_matches, host
 
 import cowarray as ca
 from cowarray._dtypes import ALL_DTYPES, PROMOTION_TABLE, STANDARD_PROMOTION_TABLE
-from cowarray._ops._checks import CATEGORY
+from cowarray._checks import CATEGORY
 
 DTYPES = list(ALL_DTYPES)
 

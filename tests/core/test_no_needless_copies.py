@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import cowarray as ca
-from cowarray import _cow
+from cowarray._core import cow
 
 N = 64
 ITEM = 8
@@ -101,11 +101,11 @@ def test_the_trace_shows_the_value_copy_at_the_users_line() -> None:
 
 def test_copy_counters_match_the_core() -> None:
     # (the fixture and the public counters are the same totals)
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     u, _ = _grid()
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     u[0] = u[1]
-    assert _cow.COUNTERS.snapshot()[1] == N * ITEM
+    assert cow.COUNTERS.snapshot()[1] == N * ITEM
 
 
 _NUMPY_VIEWS: dict[str, Callable[[Any], Any]] = {

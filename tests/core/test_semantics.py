@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import cowarray as ca
-from cowarray import _cow
+from cowarray._core import cow
 from cowarray._array import IN_PLACE_MIN_SIZE
 from cowarray.testing import assert_equal_to_model, to_numpy
 
@@ -624,11 +624,11 @@ def test_a_release_during_a_locked_section_does_not_deadlock() -> None:
     # A garbage collection inside any locked section of the core may end a
     # DLPack exposure on the same thread; its release must not wait forever.
     x = ca.zeros(3)
-    buf = _cow.expose(x, copy_allowed=True)()
+    buf = cow.expose(x, copy_allowed=True)()
     finished = threading.Event()
 
     def collect_inside_the_lock() -> None:
-        with _cow.LOCK:
+        with cow.LOCK:
             buf.release()
         finished.set()
 

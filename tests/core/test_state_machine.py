@@ -50,7 +50,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 import cowarray as ca
-from cowarray import _cow
+from cowarray._core import cow
 from cowarray.testing import available_devices, to_numpy
 
 # cpu, the simulated cpu:1, and cuda:0 where CuPy and a GPU are present
@@ -745,16 +745,16 @@ def test_state_machine_catches_a_core_that_never_copies(monkeypatch: pytest.Monk
     # Sabotage: every write goes in place, whoever else holds the buffer.
     # (Making memory private for an export keeps the real core: with the
     # sabotaged one an export would wait forever for its memory to be private.)
-    real_write = _cow.write
+    real_write = cow.write
 
     def write_in_place(holder: Any, apply: Any, a: Any, b: Any, fast: Any = None) -> None:
-        if apply is _cow._nothing:
+        if apply is cow._nothing:
             real_write(holder, apply, a, b)
             return
         # (CuPy's flags have no "writeable": its arrays always are)
         apply(holder._data, a, b) if getattr(holder._data.flags, "writeable", True) else None
 
-    monkeypatch.setattr(_cow, "write", write_in_place)
+    monkeypatch.setattr(cow, "write", write_in_place)
     runner = CowModel.TestCase("runTest")
     runner.settings = settings(
         max_examples=60,

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import cowarray as ca
-from cowarray import _cow
+from cowarray._core import cow
 
 
 def next_line() -> int:
@@ -32,7 +32,7 @@ def test_context_warns_at_the_line_that_wrote(backend_device: ca.Device) -> None
         y[0] = 1.0
     assert len(rec) == 1
     assert (rec[0].filename, rec[0].lineno) == (__file__, line)
-    assert _cow.observer is None
+    assert cow.observer is None
 
 
 def test_copies_below_the_threshold_do_not_warn_and_at_it_do(backend_device: ca.Device) -> None:
@@ -62,7 +62,7 @@ def test_global_switch_stays_on_until_turned_off(backend_device: ca.Device) -> N
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         y[0] = 1.0
-    assert _cow.observer is None
+    assert cow.observer is None
 
 
 def test_leaving_the_block_restores_the_previous_setting(backend_device: ca.Device) -> None:
@@ -85,20 +85,20 @@ def test_warnings_and_a_trace_work_together(backend_device: ca.Device) -> None:
         y = ca.lazy_clone(x)
         y[0] = 1.0
     assert t.copies == 1
-    assert _cow.observer is None
+    assert cow.observer is None
 
 
 @pytest.mark.parametrize("bad", [1.5, "10", True])
 def test_min_bytes_of_the_wrong_kind_is_a_type_error(bad: object) -> None:
     with pytest.raises(TypeError, match="min_bytes"):
         ca.warn_on_copy(bad)  # type: ignore[arg-type]
-    assert _cow.observer is None
+    assert cow.observer is None
 
 
 def test_negative_min_bytes_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="min_bytes"):
         ca.warn_on_copy(-1)
-    assert _cow.observer is None
+    assert cow.observer is None
 
 
 def test_warning_skips_library_frames_to_reach_the_user_line(backend_device: ca.Device) -> None:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import cowarray as ca
-from cowarray import _cow
+from cowarray._core import cow
 
 N = 1000
 
@@ -35,10 +35,10 @@ _ZERO_COPY: dict[str, Callable[[ca.Array], Any]] = {
 def test_an_export_that_copies_is_counted_traced_and_warned(spelling: str) -> None:
     x = ca.arange(float(N))
     expected = N * 8
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     with ca.trace() as seen:
         exported = _COPYING[spelling](x)
-    assert _cow.COUNTERS.snapshot() == (1, expected)
+    assert cow.COUNTERS.snapshot() == (1, expected)
     assert seen.copies == 1 and seen.bytes_copied == expected
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -54,9 +54,9 @@ def test_an_export_that_copies_is_counted_traced_and_warned(spelling: str) -> No
 @pytest.mark.parametrize("spelling", list(_ZERO_COPY))
 def test_a_zero_copy_export_counts_nothing(spelling: str) -> None:
     x = ca.arange(float(N))
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     exported = _ZERO_COPY[spelling](x)
-    assert _cow.COUNTERS.snapshot() == (0, 0)
+    assert cow.COUNTERS.snapshot() == (0, 0)
     del exported
 
 
@@ -65,18 +65,18 @@ def test_to_torch_copy_true_is_counted() -> None:
     from cowarray.interop.torch import to_torch
 
     x = ca.arange(float(N))
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     tensor = to_torch(x, copy=True)
-    assert _cow.COUNTERS.snapshot() == (1, N * 8)
+    assert cow.COUNTERS.snapshot() == (1, N * 8)
     tensor[0] = -1.0
     assert float(x[0]) == 0.0
 
 
 def test_a_copy_refused_by_a_warning_turned_error_is_not_counted() -> None:
     x = ca.arange(float(N))
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     with warnings.catch_warnings():
         warnings.simplefilter("error", ca.CopyWarning)
         with ca.warn_on_copy(min_bytes=1), pytest.raises(ca.CopyWarning):
             np.array(x)
-    assert _cow.COUNTERS.snapshot() == (0, 0)
+    assert cow.COUNTERS.snapshot() == (0, 0)

@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 import cowarray as ca
-from cowarray import _cow
+from cowarray._core import cow
 
 torch: Any = pytest.importorskip("torch")
 from cowarray.interop.torch import from_torch, to_torch  # noqa: E402
@@ -240,7 +240,7 @@ def test_an_import_that_copies_warns_at_the_user_line(case: Case, nbytes: int) -
     copy_warnings = [w for w in caught if w.category is ca.CopyWarning]
     assert [(w.filename, w.lineno) for w in copy_warnings] == [(__file__, _line(act))]
     assert f"{nbytes} bytes" in str(copy_warnings[0].message)
-    assert _cow.observer is None
+    assert cow.observer is None
 
 
 def test_an_import_copy_refused_as_an_error_changes_nothing() -> None:

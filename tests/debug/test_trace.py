@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import cowarray as ca
-from cowarray import _cow
+from cowarray._core import cow
 
 
 def next_line() -> int:
@@ -172,11 +172,11 @@ def test_table_names_threads_when_events_come_from_several(backend_device: ca.De
 
 
 def test_nobody_observes_outside_a_trace_even_after_an_error_inside() -> None:
-    assert _cow.observer is None
+    assert cow.observer is None
     with pytest.raises(KeyError), ca.trace():
-        assert _cow.observer is not None
+        assert cow.observer is not None
         raise KeyError("boom")
-    assert _cow.observer is None
+    assert cow.observer is None
 
 
 def test_trace_keeps_no_holder_alive(backend_device: ca.Device) -> None:
@@ -266,7 +266,7 @@ def test_buffer_ids_asked_during_a_collection_inside_the_id_lock_do_not_deadlock
     # would hang the test run.
     script = """
 import gc
-from cowarray import _cow
+from cowarray._core import cow
 
 class Owner:
     pass
@@ -276,12 +276,12 @@ asked = []
 
 def during_collection(phase, info):
     if phase == "start" and len(asked) < 50:
-        asked.append(_cow.stable_id(owners[len(asked) + 50]))
+        asked.append(cow.stable_id(owners[len(asked) + 50]))
 
 gc.callbacks.append(during_collection)
 gc.set_threshold(1)
 for owner in owners[:50]:
-    _cow.stable_id(owner)
+    cow.stable_id(owner)
 gc.set_threshold(700)
 gc.callbacks.remove(during_collection)
 print(len(asked), len(set(asked)))

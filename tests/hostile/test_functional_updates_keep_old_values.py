@@ -23,7 +23,7 @@ import pytest
 from _attack import gc_callback, host, switching_every_microsecond
 
 import cowarray as ca
-from cowarray import _cow
+from cowarray._core import cow
 
 
 class Forwarding:
@@ -151,7 +151,7 @@ def test_the_update_result_is_never_an_alias_of_old_x_anywhere() -> None:
 
 
 def test_a_temporary_and_a_moved_array_are_updated_without_a_copy(
-    copies: _cow._Counters,
+    copies: cow._Counters,
 ) -> None:
     # The proven cases, on every CPython (reference counts calibrated at import).
     y = ca.move(ca.zeros(1000)).at[3].set(1.0).at[ca.asarray([4, 4])].add(1.0)

@@ -14,7 +14,7 @@ import pytest
 from _dlpack_layout import IS_COPIED, READ_ONLY, capsule_name, versioned_flags
 
 import cowarray as ca
-from cowarray import _cow
+from cowarray._core import cow
 
 torch = pytest.importorskip("torch")
 
@@ -39,9 +39,9 @@ def test_export_aliases_the_consumer_in_both_directions() -> None:
 
 def test_sole_holder_exports_without_copying() -> None:
     x = ca.arange(1000, dtype=ca.float32)
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     t = torch.from_dlpack(x)
-    assert _cow.COUNTERS.copies == 0
+    assert cow.COUNTERS.copies == 0
     assert ca.cow_info(x).state == "exposed"
     assert t.data_ptr() == np.from_dlpack(t).ctypes.data
 
@@ -50,11 +50,11 @@ def test_exporting_a_shared_buffer_copies_first_so_every_other_holder_keeps_its_
     x = ca.arange(6, dtype=ca.int64)
     clone = ca.lazy_clone(x)
     view = x[2:]
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     t = torch.from_dlpack(x)
-    assert _cow.COUNTERS.copies == 1
+    assert cow.COUNTERS.copies == 1
     numpy_view = np.asarray(x)  # a second consumer of x's exposed memory: no copy
-    assert _cow.COUNTERS.copies == 1
+    assert cow.COUNTERS.copies == 1
     t[:] = -1
     np.testing.assert_array_equal(np.asarray(x), [-1] * 6)
     np.testing.assert_array_equal(np.asarray(clone), np.arange(6))
@@ -124,13 +124,13 @@ def test_a_capsule_that_dies_unconsumed_ends_the_exposure(backend_device: ca.Dev
 
 def test_export_and_exposure_end_are_seen_by_an_observer() -> None:
     recorder = _Recorder()
-    _cow.observer = recorder
+    cow.observer = recorder
     try:
         x = ca.arange(4)
         t = torch.from_dlpack(x)
         del t
     finally:
-        _cow.observer = None
+        cow.observer = None
     assert recorder.kinds == ["export", "exposure_end"]
 
 
@@ -194,14 +194,14 @@ def test_copy_false_refuses_when_a_copy_is_needed_and_changes_nothing(
     x = ca.asarray([1, 2, 3], device=backend_device)
     keep, exported = make(x)
     before = ca.cow_info(exported)
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     with pytest.raises(BufferError, match=reason):
         exported.__dlpack__(copy=False)
     if on_host:  # torch here is a CPU build: it can consume host memory only
         with pytest.raises(BufferError, match=reason):
             torch.from_dlpack(exported, copy=False)
     assert ca.cow_info(exported) == before
-    assert _cow.COUNTERS.copies == 0
+    assert cow.COUNTERS.copies == 0
     del keep
 
 
@@ -209,10 +209,10 @@ def test_copy_false_exports_an_empty_broadcast_view_without_copying() -> None:
     # Nothing in it can be written, so it needs no private copy (the
     # conformance suite exports such arrays with copy=False).
     empty = ca.broadcast_to(ca.asarray(False), (0,))
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     t = torch.from_dlpack(empty.__dlpack__(copy=False, max_version=(1, 0)))
     assert t.shape == (0,)
-    assert _cow.COUNTERS.copies == 0
+    assert cow.COUNTERS.copies == 0
 
 
 def test_negative_strides_export_a_compact_copy() -> None:

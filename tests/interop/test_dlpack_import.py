@@ -13,7 +13,7 @@ import pytest
 from _dlpack_layout import tensor_head
 
 import cowarray as ca
-from cowarray import _cow
+from cowarray._core import cow
 from cowarray.testing import to_numpy
 
 torch = pytest.importorskip("torch")
@@ -35,9 +35,9 @@ def test_import_aliases_the_producer_in_both_directions() -> None:
 
 def test_import_copies_nothing() -> None:
     t = torch.arange(10**5, dtype=torch.float32)
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     x = ca.from_dlpack(t)
-    assert _cow.COUNTERS.copies == 0
+    assert cow.COUNTERS.copies == 0
     assert ca.cow_info(x).nbytes == 4 * 10**5
 
 
@@ -68,9 +68,9 @@ def test_read_only_producer_is_copied_before_the_first_write() -> None:
     producer = np.arange(4.0)
     producer.flags.writeable = False
     x = ca.from_dlpack(producer)
-    _cow.COUNTERS.reset()
+    cow.COUNTERS.reset()
     x[0] = 100.0
-    assert _cow.COUNTERS.copies == 1
+    assert cow.COUNTERS.copies == 1
     np.testing.assert_array_equal(producer, [0.0, 1.0, 2.0, 3.0])
     np.testing.assert_array_equal(_values(x), [100.0, 1.0, 2.0, 3.0])
 
@@ -252,13 +252,13 @@ def test_import_is_seen_by_an_observer() -> None:
         def record(self, kind: str, holder: object, buffer: object, nbytes: int) -> None:
             kinds.append((kind, buffer is not None))
 
-    _cow.observer = Recorder()
+    cow.observer = Recorder()
     try:
         t = torch.zeros(3)
         ca.from_dlpack(t)
         ca.from_dlpack(t, copy=True)
     finally:
-        _cow.observer = None
+        cow.observer = None
     # the copy (torch's, for copy=True) is reported before the import
     assert kinds == [("import", True), ("import_copy", False), ("import", False)]
 
@@ -285,7 +285,7 @@ def test_a_read_only_import_is_copied_before_a_write_even_if_the_backend_forgets
     backend = ca.Device("cpu").backend
     monkeypatch.setattr(backend, "import_dlpack", lambda capsule, device: producer)
     y = ca.from_dlpack(read_only)
-    assert _cow.state_of(y) == "foreign"
+    assert cow.state_of(y) == "foreign"
     y[0] = 9.0
     assert producer[0] == 0.0, "a write went into memory its producer marked read-only"
     assert _values(y)[0] == 9.0

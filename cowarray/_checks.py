@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
-from .._devices import Device
-from .._dtypes import normalize_scalar, one_kind, promote
-from .._errors import article
+from ._devices import Device
+from ._dtypes import normalize_scalar, one_kind, promote
+from ._errors import article
 
 __all__ = [
     "ANY",
@@ -80,7 +80,7 @@ def declare_category(name: str, kinds: str | None) -> None:
         if name not in CATEGORY:
             raise RuntimeError(
                 f"{name}: say which dtypes it accepts (accepts=FLOATING, ...: the "
-                "categories are at the top of cowarray/_ops/_checks.py)"
+                "categories are at the top of cowarray/_checks.py)"
             )
         return
     if CATEGORY.setdefault(name, kinds) != kinds:

@@ -44,7 +44,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ._at import _At
+    from .._at import _At
 
 __all__ = ["calibrate", "is_last_use"]
 

@@ -61,7 +61,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, Final, Protocol
 
-from ._threads import WORKING_FOR
+from .._threads import WORKING_FOR
 
 __all__ = [
     "COUNTERS",
@@ -287,7 +287,7 @@ class _Donation:
 
 #: The ``_fast_write`` of an array whose memory was handed over to it
 #: (:func:`cowarray.move`, an update's result): its first update through
-#: ``.at`` may take its buffer (see ``_last_use``). Says nothing about
+#: ``.at`` may take its buffer (see ``last_use``). Says nothing about
 #: whether its view can be written in place.
 DONATED: Final[frozenset[type]] = frozenset({_Donation})
 _counter_lock = threading.Lock()
