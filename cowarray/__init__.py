@@ -1,22 +1,38 @@
 """cowarray: arrays that are values.
 
-Copying is free (a lazy clone shares the buffer) and a buffer is copied only
-when someone writes to it while others still hold it. The namespace follows
-the Python Array API standard; see ``docs/design.md`` for the semantics contract.
+A slice, a transpose or a copy of an array is an array of its own: a write
+to one never shows in another. Copying is still free. A new array shares the
+old one's memory until one of them is written, and only then is the part
+being written copied (copy-on-write). The namespace follows the Python Array
+API standard, on NumPy, and on CuPy for GPUs.
 
-The op modules' public functions come in by ``from ._ops.<chapter> import *``:
-each module's ``__all__`` is the list (mypy reads it, and so does the API
-reference), so adding a function to an op module exports it.
+>>> import cowarray as ca
+>>> weights = ca.ones(3)
+>>> snapshot = weights[:]     # shares weights' memory: nothing is copied
+>>> weights *= 0.5            # weights copies first; snapshot keeps its values
+>>> snapshot
+cowarray.Array([1., 1., 1.], dtype=float64)
+
+What to read next:
+
+- ``help(ca.lazy_clone)``, ``help(ca.trace)``, ``help(ca.cow_info)``: make a
+  free copy, see every share and copy, ask who holds an array's memory.
+- ``help(ca.Array)``: the array, its operators and ``x.at[i]`` updates.
+- ``cowarray.linalg``, ``cowarray.fft``, ``cowarray.random``: the standard's
+  extensions and random numbers; to share memory with torch,
+  ``from cowarray.interop.torch import to_torch, from_torch``.
+- The documentation: a tutorial (also ``examples/tutorial.ipynb``), "Coming
+  from NumPy" and the API reference, built from ``docs/``.
 """
 
 from __future__ import annotations
 
+from . import debug as debug
 from . import fft as fft
+from . import lib as lib
 from . import linalg as linalg
 from . import random as random
 from ._array import Array as Array
-from ._array import check_every_store as _check_every_store
-from ._array import lazy_clone as lazy_clone
 from ._at import register as _register_at
 from ._backends._parallel import get_num_threads as get_num_threads
 from ._backends._parallel import get_parallel_threshold as get_parallel_threshold
@@ -27,6 +43,8 @@ from ._constants import inf as inf
 from ._constants import nan as nan
 from ._constants import newaxis as newaxis
 from ._constants import pi as pi
+from ._core.values import check_every_store as _check_every_store
+from ._core.values import lazy_clone as lazy_clone
 from ._dask_hook import watch_for_dask as _watch_for_dask
 from ._devices import Device as Device
 from ._dlpack import from_dlpack as from_dlpack
@@ -45,6 +63,9 @@ from ._dtypes import uint8 as uint8
 from ._dtypes import uint16 as uint16
 from ._dtypes import uint32 as uint32
 from ._dtypes import uint64 as uint64
+from ._errors import hint_missing_names as _hint_missing_names
+from ._errors import missing_name as _missing_name
+from ._errors import refuse_out_everywhere as _refuse_out_everywhere
 from ._info import __array_namespace_info__ as __array_namespace_info__
 from ._methods import register as _register_methods
 from ._move import move as move
@@ -101,6 +122,20 @@ _register_numpy_protocols()  # np.sin(x), np.concatenate([x, y]) -> cowarray Arr
 _register_einops()  # einops.rearrange(x, ...) on Arrays, when einops is installed
 _watch_for_dask()  # cowarray.dask registers its chunk type whenever dask.array is imported
 _calibrate_view_writes()  # x[k] += v's temporary, counted here before any user code
+# One hint policy (cowarray/_errors.py): every public function explains out=,
+# and every namespace answers a NumPy name with cowarray's spelling.
+_refuse_out_everywhere(
+    {
+        __name__: "ca",
+        linalg.__name__: "ca.linalg",
+        fft.__name__: "ca.fft",
+        random.__name__: "ca.random",
+        debug.__name__: "ca.debug",
+        lib.stride_tricks.__name__: "ca.lib.stride_tricks",
+    }
+)
+for _namespace in (linalg, fft, random):
+    _hint_missing_names(_namespace)
 if __import__("os").environ.get("COWARRAY_CHECK_STORES"):
     _check_every_store()  # assertion mode: an Array holds arrays, never scalars
 
@@ -110,6 +145,4 @@ def __getattr__(name: str) -> object:
         from . import dask
 
         return getattr(dask, name)
-    from ._hints import missing_attribute
-
-    raise missing_attribute(name)
+    raise _missing_name(__name__, name)

@@ -1,12 +1,11 @@
 """The Array: a value that views a buffer it may share with others.
 
-An Array is five slots: the backend array it views (``_data``), its sharing
-record (``_buf``, None while it is the only holder), its device, the Python
-scalar types a plain ``x[i] = v`` may write without consulting the core
-(``_fast_write``, empty unless the view is known private and writable), and
-its view family (``_family``, cowarray._view_writes).
-Python operators are written once each, as one-line class attributes made by
-two factories (:func:`binary_operation`, :func:`unary_operation`). Every write goes through
+An Array's slots (its backend data, sharing record, device, fast-write set,
+donation mark and view family) are laid out and set by the core
+(:class:`cowarray._core.values.Value`); this module gives the type its
+behaviour. Python operators are written once each, as one-line class
+attributes made by two factories (:func:`binary_operation`,
+:func:`unary_operation`). Every write goes through
 :func:`cowarray._core.cow.write`, the single place that decides whether to copy.
 """
 
@@ -18,7 +17,26 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 from . import _view_writes
+from ._checks import (
+    CATEGORY,
+    OperandTypeError,
+    check_dtypes,
+    pair_dtype,
+    scalar_operand,
+)
+from ._consumers import called_from_a_library_that_keeps_conversions
 from ._core import cow
+from ._core.values import (
+    Value,
+    bind_array_type,
+    fast_writes,
+    fresh,
+    lazy_clone,
+    may_view,
+    private,
+    replace_private,
+    view_of,
+)
 from ._devices import CPU, Device, as_device
 from ._dtypes import (
     ALL_DTYPES,
@@ -33,28 +51,31 @@ from ._errors import (
     check_int_fits,
     index_beyond_int64,
     index_out_of_range,
+    not_an_array,
     shapes_do_not_broadcast,
-)
-from ._checks import (
-    CATEGORY,
-    OperandTypeError,
-    check_dtypes,
-    pair_dtype,
-    scalar_operand,
 )
 
 if TYPE_CHECKING:
-    from ._at import AtIndexer
+    from . import _at as _at_module
+    from . import _dlpack as _dlpack_module
+    from . import _methods
     from ._typing import DType, Operand
 
-__all__ = ["Array", "detach_shared_value", "fresh", "lazy_clone", "may_view", "new_array"]
-
-_object_new = object.__new__
+__all__ = ["Array", "detach_shared_value"]
 
 SUPPORTED_API_VERSIONS: Final = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 
 
 _FUNCTION, _METHOD, _REFLECTED = 0, 1, 2
+
+# A held-back view write (cowarray._view_writes): every operation reports it first.
+_PENDING: Final = _view_writes.PENDING
+_flush: Final = _view_writes.flush
+_VIEWS: Final = _view_writes._Views
+_views_token: Final = _view_writes.views_token
+_object_new: Final = object.__new__
+_NO_FAST_WRITE: Final[frozenset[type]] = frozenset()
+_LOCK_FREE_JOINS: Final = cow.LOCK_FREE_JOINS
 
 
 def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], Any]:
@@ -66,7 +87,7 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
     Checks run first: devices, promotion (the standard's table within a
     kind, NumPy 2's across kinds: docs/design.md rule 11), scalar kinds, the
     function's dtype category; then the backend is called once and a fresh
-    result is wrapped inline (the common case of :func:`fresh`).
+    result is made an Array (the common case of :func:`fresh`).
     """
     allowed = frozenset(d for d in ALL_DTYPES if d.kind in CATEGORY.get(name, "biufc"))
     reflected = mode == _REFLECTED
@@ -99,10 +120,7 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
                 return a
             dtype = scalar_result_dtype(dtype, a)
         else:
-            raise TypeError(
-                f"{name}: x1 and x2 are {type(x1).__name__} and {type(x2).__name__}; pass "
-                "at least one cowarray Array (make one with ca.asarray(x1))"
-            )
+            raise not_an_array(name, "x1", x1, "a cowarray Array (at least one of x1 and x2)")
         if dtype not in allowed:
             check_dtypes(name, dtype)
         try:
@@ -119,7 +137,7 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
             else:
                 result = function(a, b)
         except ValueError as error:
-            if getattr(a, "shape", ()) == getattr(b, "shape", ()):
+            if name != "matmul" and getattr(a, "shape", ()) == getattr(b, "shape", ()):
                 raise  # not a shape mismatch: the backend's own words
             raise shapes_do_not_broadcast(name, a, b) from error
         except OverflowError:
@@ -127,14 +145,16 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
             scalar, other = (a, b) if type(a) is int else (b, a)
             check_int_fits(scalar, other.dtype, "x1" if scalar is a else "x2")
             raise
-        if _PENDING:
-            _view_writes.flush()
         if type(result) is array_type and result.base is None:
-            array: Array = _object_new(Array)
+            # cowarray._core.values.private, inlined (a call costs a twentieth of a + b)
+            if _PENDING:
+                _flush()
+            array = _object_new(Array)
             array._data = result
             array._buf = None
             array._device = device
             array._fast_write = _NO_FAST_WRITE
+            array._donated = False
             array._family = None
             return array
         return fresh(result, device)
@@ -149,7 +169,7 @@ def unary_operation(name: str) -> Callable[[Any], Any]:
 
     def operation(x: Any, /) -> Any:
         if type(x) is not Array:
-            raise TypeError(f"{name} expects a cowarray Array, got {type(x).__name__}")
+            raise not_an_array(name, "x", x)
         data = x._data
         if data.dtype.kind not in allowed:
             check_dtypes(name, data.dtype)
@@ -190,11 +210,11 @@ def _operand(
     except OperandTypeError as error:
         if mode == _FUNCTION:
             if function:
-                raise OperandTypeError(
-                    f"{function}: {argument} must be a cowarray Array or a Python scalar "
-                    f"(bool, int, float, complex), got {type(value).__name__}; convert "
-                    f"it with asarray({argument}) first"
-                ) from None
+                # (an OperandTypeError still: the operators tell it apart)
+                hint = not_an_array(
+                    function, argument, value, "a cowarray Array or a Python scalar"
+                )
+                raise OperandTypeError(str(hint)) from None
             raise error
         return NotImplemented
 
@@ -242,13 +262,8 @@ def _inplace_operator(name: str) -> Callable[[Array, Any], Array]:
             function = entry[2] if data.size < entry[3][0] else entry[0]
             result = function(data, other)
             # An array (a 0-d input gives a scalar: the full path's store
-            # converts it), and still private, still this memory: nothing that
-            # could let another thread or a gc callback in (a call, a backward
-            # jump) comes between the read of ``_fast_write`` and the store, so
-            # no clone or export can have joined the old memory
-            # (tests/hostile/test_nothing_hangs_or_reads_freed_memory.py reads it).
-            if type(result) is entry[1] and self._fast_write and self._data is data:
-                self._data = result
+            # converts it), stored by the core if still private, still this memory.
+            if type(result) is entry[1] and replace_private(self, data, result):
                 return self
         if type(other) is not Array and _operand(other, _METHOD) is NotImplemented:
             if type(other) is not self._device.backend.array_type:
@@ -257,7 +272,7 @@ def _inplace_operator(name: str) -> Callable[[Array, Any], Array]:
             # Python bind x to a new array (ndarray.__radd__), and an export
             # of x or the caller's array would silently keep the old values.
             # The ndarray is read as an input, never kept (rule 11).
-            other = new_array(other, None, self._device)
+            other = private(other, self._device)
         _apply_inplace(name, self, other)
         return self
 
@@ -265,7 +280,7 @@ def _inplace_operator(name: str) -> Callable[[Array, Any], Array]:
     return method
 
 
-class Array:
+class Array(Value):
     """An n-dimensional array with value semantics.
 
     Build arrays with :func:`cowarray.asarray`, :func:`cowarray.zeros` and the
@@ -287,20 +302,8 @@ class Array:
     cowarray.Array([20.,  3.], dtype=float64)
     """
 
-    __slots__ = ("_buf", "_data", "_device", "_family", "_fast_write")
-
-    #: The backend array this value views.
-    _data: Any
-    #: The sharing record; None while this array is the only holder.
-    _buf: cow.Buffer | None
+    __slots__ = ()
     _device: Device
-    #: Python scalar types ``x[i] = v`` may write in place with no check:
-    #: empty until a write has shown the view private and writable, and
-    #: emptied by the core whenever a sharing record appears.
-    _fast_write: frozenset[type]
-    #: The view family this array belongs to, if a view was ever taken
-    #: from it or it is one (cowarray._view_writes).
-    _family: Any
 
     def __new__(cls, *args: object, **kwargs: object) -> Array:
         raise TypeError(
@@ -336,6 +339,16 @@ class Array:
         return self._data.size  # type: ignore[no-any-return]
 
     @property
+    def nbytes(self) -> int:
+        """The size of the elements in bytes."""
+        return self._data.nbytes  # type: ignore[no-any-return]
+
+    @property
+    def itemsize(self) -> int:
+        """The size of one element in bytes."""
+        return self._data.itemsize  # type: ignore[no-any-return]
+
+    @property
     def T(self) -> Array:
         """The transpose of a 2-D array (a lazy value, no copy)."""
         data = self._data
@@ -346,135 +359,75 @@ class Array:
             )
         buf = self._buf
         if _LOCK_FREE_JOINS and buf is not None and buf.shareable and cow.observer is None:
-            # A transpose always views its input: join the record directly
-            # (inlined: the call would be a fifth of the cost of ``x.T``),
-            # if no write replaced the record or the memory meanwhile.
+            # The view join of cowarray._core.values.view_of, inlined (a call
+            # costs about a tenth of this path); tests/core/test_view_join_copies.py
+            # checks that this copy says what view_of says.
             if _PENDING:
-                _view_writes.flush()  # held-back view-write warnings first, as every view
-            array: Array = _object_new(Array)
+                _flush()
+            array = _object_new(Array)
             array._data = data.T
             array._buf = buf
             array._device = self._device
             array._fast_write = _NO_FAST_WRITE
-            family = self._family  # views_token(self), inlined
+            array._donated = False
+            family = self._family  # views_token(source), inlined
             if type(family) is not _VIEWS:
                 family = _views_token(self) if family is None else family.views
             array._family = family
             if self._buf is buf and self._data is data:
                 return array
-        return _view_of(self, data.T)
+        return view_of(self, data.T)
 
     @property
     def mT(self) -> Array:
         """The transpose of the last two axes (a lazy value, no copy)."""
         if self._data.ndim < 2:
             raise ValueError(f"x.mT needs at least 2 dimensions, this array has {self._data.ndim}")
-        return _view_of(self, self._data.swapaxes(-1, -2))
+        return view_of(self, self._data.swapaxes(-1, -2))
 
     if TYPE_CHECKING:
-        # Registered by the modules that implement them (their arrows point
-        # down to this one): .at by cowarray._at, the exports by cowarray._dlpack.
-        @property
-        def at(self) -> AtIndexer: ...
-        def __dlpack__(
-            self,
-            /,
-            *,
-            stream: Any = None,
-            max_version: tuple[int, int] | None = None,
-            dl_device: tuple[int, int] | None = None,
-            copy: bool | None = None,
-        ) -> Any: ...
-        def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any: ...
-
-        # NumPy's and JAX's array methods, attached by cowarray._methods.register:
-        # each is a namespace function by another name (x.sum() is ca.sum(x)).
-        real: Array
-        imag: Array
-        nbytes: int
-        itemsize: int
-
-        def reshape(self, *shape: Any, order: str = "C", copy: bool | None = None) -> Array: ...
-        def transpose(self, *axes: Any) -> Array: ...
-        def ravel(self, order: str = "C") -> Array: ...
-        def flatten(self, order: str = "C") -> Array: ...
-        def squeeze(self, axis: int | tuple[int, ...] | None = None) -> Array: ...
-        def swapaxes(self, axis1: int, axis2: int) -> Array: ...
-        def astype(
-            self,
-            dtype: Any,
-            order: str = "K",
-            casting: str = "unsafe",
-            subok: bool = True,
-            copy: bool = True,
-            *,
-            device: Any = None,
-        ) -> Array: ...
-        def view(self, dtype: Any = None) -> Array: ...
-        def sum(
-            self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False
-        ) -> Array: ...
-        def prod(
-            self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False
-        ) -> Array: ...
-        def mean(
-            self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False
-        ) -> Array: ...
-        def std(
-            self,
-            axis: Any = None,
-            dtype: Any = None,
-            out: None = None,
-            ddof: float = 0,
-            keepdims: bool = False,
-            *,
-            correction: float | None = None,
-        ) -> Array: ...
-        def var(
-            self,
-            axis: Any = None,
-            dtype: Any = None,
-            out: None = None,
-            ddof: float = 0,
-            keepdims: bool = False,
-            *,
-            correction: float | None = None,
-        ) -> Array: ...
-        def max(self, axis: Any = None, out: None = None, keepdims: bool = False) -> Array: ...
-        def min(self, axis: Any = None, out: None = None, keepdims: bool = False) -> Array: ...
-        def argmax(self, axis: Any = None, out: None = None, keepdims: bool = False) -> Array: ...
-        def argmin(self, axis: Any = None, out: None = None, keepdims: bool = False) -> Array: ...
-        def any(self, axis: Any = None, out: None = None, keepdims: bool = False) -> Array: ...
-        def all(self, axis: Any = None, out: None = None, keepdims: bool = False) -> Array: ...
-        def cumsum(self, axis: int | None = None, dtype: Any = None, out: None = None) -> Array: ...
-        def cumprod(
-            self, axis: int | None = None, dtype: Any = None, out: None = None
-        ) -> Array: ...
-        def clip(self, min: Any = None, max: Any = None, out: None = None) -> Array: ...
-        def round(self, decimals: int = 0, out: None = None) -> Array: ...
-        def conj(self) -> Array: ...
-        def conjugate(self) -> Array: ...
-        def dot(self, b: Array, out: None = None) -> Array: ...
-        def nonzero(self) -> tuple[Array, ...]: ...
-        def sort(
-            self,
-            axis: int = -1,
-            kind: str | None = None,
-            order: None = None,
-            *,
-            stable: bool | None = None,
-        ) -> None: ...
-        def argsort(
-            self,
-            axis: int = -1,
-            kind: str | None = None,
-            order: None = None,
-            *,
-            stable: bool | None = None,
-        ) -> Array: ...
-        def item(self, *args: Any) -> Any: ...
-        def tolist(self) -> Any: ...
-        def fill(self, value: Any) -> None: ...
+        # Attached at import by the modules that define them (their arrows
+        # point down to this one), and named here from those definitions so
+        # that a reader and mypy see each one once: .at (cowarray._at), the
+        # exports (cowarray._dlpack), NumPy's and JAX's array methods, each a
+        # namespace function by another name (cowarray._methods).
+        at = property(_at_module._at)
+        __dlpack__ = _dlpack_module.array_dlpack
+        __array__ = _dlpack_module.array_to_numpy
+        real = property(_methods._real)
+        imag = property(_methods._imag)
+        conjugate = _methods.conj
+        reshape = _methods.reshape
+        transpose = _methods.transpose
+        ravel = _methods.ravel
+        flatten = _methods.flatten
+        squeeze = _methods.squeeze
+        swapaxes = _methods.swapaxes
+        astype = _methods.astype
+        view = _methods.view
+        sum = _methods.sum
+        prod = _methods.prod
+        mean = _methods.mean
+        std = _methods.std
+        var = _methods.var
+        max = _methods.max
+        min = _methods.min
+        argmax = _methods.argmax
+        argmin = _methods.argmin
+        any = _methods.any
+        all = _methods.all
+        cumsum = _methods.cumsum
+        cumprod = _methods.cumprod
+        clip = _methods.clip
+        round = _methods.round
+        conj = _methods.conj
+        dot = _methods.dot
+        nonzero = _methods.nonzero
+        sort = _methods.sort
+        argsort = _methods.argsort
+        item = _methods.item
+        tolist = _methods.tolist
+        fill = _methods.fill
 
     # -- protocol methods ---------------------------------------------------
 
@@ -604,6 +557,10 @@ class Array:
         # np.iterable() and matplotlib see it as a scalar, as NumPy's.
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-dimensional array")
+        if called_from_a_library_that_keeps_conversions(1):
+            # pandas' list(x): the NumPy scalars of a copy, as it gets from an
+            # ndarray (it takes 0-d Arrays neither as numbers nor as labels)
+            return iter(self._device.backend.to_numpy(self._data).copy())
         return map(self.__getitem__, range(self._data.shape[0]))
 
     def __format__(self, format_spec: str, /) -> str:
@@ -626,7 +583,7 @@ class Array:
         if ndigits is None:
             return round(value)
         rounded: Any = self._device.backend.asarray(round(value, ndigits), dtype=self._data.dtype)
-        return new_array(rounded, None, self._device)
+        return private(rounded, self._device)
 
     def __repr__(self) -> str:
         if _PENDING:
@@ -649,26 +606,28 @@ class Array:
 
     def __getitem__(self, key: Any, /) -> Array:
         kind = type(key)
-        if kind is slice:
-            if _PENDING:
-                _view_writes.flush()
+        if kind is slice:  # (a basic slice always views: no index translation)
             buf = self._buf
             if _LOCK_FREE_JOINS and buf is not None and buf.shareable and cow.observer is None:
-                # A basic slice always views its input: join the record
-                # directly, if no write replaced it or the memory meanwhile
-                # (as _view_of does, inlined: the call was a tenth of ``x[1:5]``).
+                # The view join of cowarray._core.values.view_of, inlined (a call
+                # costs about a tenth of this path); tests/core/test_view_join_copies.py
+                # checks that this copy says what view_of says.
+                if _PENDING:
+                    _flush()
                 data = self._data
-                array: Array = _object_new(Array)
+                array = _object_new(Array)
                 array._data = data[key]
                 array._buf = buf
                 array._device = self._device
                 array._fast_write = _NO_FAST_WRITE
-                family = self._family  # views_token(self), inlined
+                array._donated = False
+                family = self._family  # views_token(source), inlined
                 if type(family) is not _VIEWS:
                     family = _views_token(self) if family is None else family.views
                 array._family = family
                 if self._buf is buf and self._data is data:
                     return array
+            return view_of(self, self._data[key])
         try:
             if kind is not int and kind is not slice:  # (both pass as they are)
                 key = _backend_index(self, key)
@@ -677,18 +636,9 @@ class Array:
             raise _index_error(key, self.shape, error) from None
         if type(view) is not type(self._data):
             # A backend scalar (NumPy's a[i] of a 1-D array) is a copy
-            # already: a fresh 0-d array, without _wrap's view tests
-            # (new_array inlined: the call was a fifth of x[3]).
-            if _PENDING:
-                _view_writes.flush()
-            scalar: Array = _object_new(Array)
-            scalar._data = self._device.backend.asarray(view)
-            scalar._buf = None
-            scalar._device = self._device
-            scalar._fast_write = _NO_FAST_WRITE
-            scalar._family = None
-            return scalar
-        return _view_of(self, view)
+            # already: a fresh 0-d array, without the view tests.
+            return private(self._device.backend.asarray(view), self._device)
+        return view_of(self, view)
 
     def __setitem__(self, key: Any, value: Operand, /) -> None:
         try:
@@ -720,7 +670,7 @@ class Array:
                 return  # (a.copy(); a[isnan(a)] = 0 with no NaN: the clone stays shared)
             if type(self._family) is _VIEWS:
                 _view_writes.note_write(self, value, "x[...] = value")
-            cow.write(self, operator.setitem, index, converted, _fast_writes(self))
+            cow.write(self, operator.setitem, index, converted, fast_writes(self))
         except (IndexError, OverflowError) as error:
             raise _index_error(key, self.shape, error) from None
         except ValueError as error:
@@ -786,262 +736,9 @@ class Array:
     __ge__ = binary_operation("greater_equal", _METHOD)
 
 
-# -- construction -----------------------------------------------------------
-
-
-_NO_FAST_WRITE: Final[frozenset[type]] = frozenset()
-
-# A held-back view write (cowarray._view_writes): every operation reports it first.
-_PENDING: Final = _view_writes.PENDING
-_VIEWS: Final = _view_writes._Views
-_views_token: Final = _view_writes.views_token
-
-
-DONATED: Final = cow.DONATED
-_LOCK_FREE_JOINS: Final = cow.LOCK_FREE_JOINS
-
-
-def new_array(data: Any, buf: cow.Buffer | None, device: Device) -> Array:
-    """Wrap a backend array (internal: users go through creation functions)."""
-    if _PENDING:
-        _view_writes.flush()
-    array: Array = _object_new(Array)
-    array._data = data
-    array._buf = buf
-    array._device = device
-    array._fast_write = _NO_FAST_WRITE
-    array._family = None
-    return array
-
-
-def _fast_writes(array: Array) -> frozenset[type]:
-    """The scalar types a plain ``x[i] = v`` may write without the core once
-    the core has shown ``array``'s view private and writable.
-
-    None for an array derived as a view while another of its family lives:
-    each of its writes must then reach ``_view_writes``, which warns (rule 1),
-    not only the first. Once the rest of its family has died none can come
-    back, and a new one (a view of this array) empties the set as any share
-    does. Otherwise :func:`storable_scalars`.
-    """
-    if _view_writes.lives_beside_its_family(array):
-        return _NO_FAST_WRITE
-    return storable_scalars(array)
-
-
-def storable_scalars(array: Array) -> frozenset[type]:
-    """The Python scalar types that NumPy stores into ``array`` as they are,
-    running no Python code and raising nothing after the store.
-
-    None for a backend that orders each write after copies still reading the
-    memory (CuPy's streams: it must see every write), and none that NumPy
-    could only store with a floating-point error (a Python float into
-    float32 may overflow, and the error would come after the store).
-    """
-    if array._device.backend.sees_every_write:
-        return _NO_FAST_WRITE
-    dtype = array._data.dtype
-    if dtype.kind in "fc" and dtype.itemsize < (8 if dtype.kind == "f" else 16):
-        return _NO_FAST_WRITE
-    return _PLAIN_SCALARS[dtype.kind]
-
-
-def fresh(result: Any, device: Device) -> Array:
-    """An Array of ``result``, memory the backend allocated for this call.
-
-    One of the two ways an op makes an Array (the other is :func:`may_view`):
-    the op says its result views none of its inputs. Should the backend
-    hand back a view after all, the result gets its own copy when anything
-    else references that memory, so a wrong claim costs a copy, never an alias.
-    """
-    if type(result) is device.backend.array_type and result.base is None:
-        return new_array(result, None, device)
-    return _wrap(result, device, ())
-
-
-def may_view(result: Any, device: Device, inputs: tuple[Array, ...]) -> Array:
-    """An Array of ``result``, a backend result that may view these ``inputs``.
-
-    The other way an op makes an Array (see :func:`fresh`): if ``result``
-    views an input's memory it becomes a new holder of that input's buffer
-    (O(1), rule 1), or a private copy when that buffer is exposed or foreign.
-    """
-    if (
-        len(inputs) == 1
-        and inputs[0]._device is device
-        and type(result) is device.backend.array_type
-    ):
-        return _view_of(inputs[0], result)
-    return _wrap(result, device, inputs)
-
-
-def reshape_view(x: Array, shape: tuple[Any, ...]) -> Array | None:
-    """``x`` in ``shape`` (a tuple, entries as given), as the backend's
-    ``reshape`` makes it with ``copy=None`` (a view when it can, else a copy).
-
-    The fast path of :func:`cowarray.reshape` and ``x.reshape``. None when
-    the caller's full path must decide: for an entry the backend refuses,
-    or reads other than as given (NumPy takes -2 as -1). The result is
-    :func:`may_view`'s: a view of ``x`` joins ``x``'s buffer (rule 1).
-    """
-    data = x._data
-    try:
-        result = x._device.backend.reshape_view(data, shape)
-    except (TypeError, ValueError):
-        return None
-    if result.shape != shape:
-        # A -1 was filled in: fine if that is the only thing that differs.
-        for entry in shape:
-            if type(entry) is not int or entry < -1:
-                return None
-    return _view_of(x, result)
-
-
-def _wrap(result: Any, device: Device, inputs: tuple[Array, ...]) -> Array:
-    """The rule behind :func:`fresh` and :func:`may_view`: a backend result that
-    views an input's memory joins that input's buffer.
-
-    This is the one rule that keeps every view-returning backend function a
-    value: the result becomes a new holder of the input's buffer (O(1)), or a
-    private copy when that buffer is exposed or foreign. Backend arrays have
-    ``base`` None when they own their memory, else the owner (NumPy and CuPy
-    both collapse view chains), so the common cases are identity tests.
-    """
-    if _PENDING:
-        _view_writes.flush()
-    if type(result) is not device.backend.array_type:
-        result = device.backend.asarray(result)
-    array: Array = _object_new(Array)
-    array._data = result
-    array._device = device
-    array._fast_write = _NO_FAST_WRITE
-    array._family = None
-    base = result.base
-    if base is None:
-        # Owns its memory: fresh, unless the backend handed back an input itself.
-        base = result
-        for source in inputs:  # (a loop: ``any()`` of a generator cost a third of x[0])
-            if source._data is result:
-                break
-        else:
-            array._buf = None
-            return array
-    for source in inputs:
-        data = source._data
-        if base is data or base is data.base:
-            buf = cow.join(source, data)
-            if buf is None:
-                # exposed or foreign memory: a value needs its own copy
-                array._data = device.backend.copy(result)
-                cow.count_eager_copy(array, source._buf, int(array._data.nbytes))
-            array._buf = buf
-            array._family = _view_writes.views_token(source)
-            return array
-    del base, result  # _wrap_other_view counts the references to the base
-    return _wrap_other_view(array, inputs)
-
-
-def _view_of(source: Array, result: Any) -> Array:
-    """:func:`may_view` of one input whose result is usually a view of it.
-
-    Same rule, with the common case (a view of ``source``'s plain shared
-    buffer, nobody tracing) inlined: most of the cost of ``x[0]``, ``x.mT``
-    or a reshape beyond the backend's own. Everything else takes :func:`_wrap`.
-    """
-    if _PENDING:
-        _view_writes.flush()
-    data = source._data
-    base = result.base
-    if base is not None and (base is data or base is data.base) and type(result) is type(data):
-        buf = source._buf
-        # The lock-free path of cow.join(): an open record, and neither it
-        # nor the memory replaced by a write meanwhile.
-        if _LOCK_FREE_JOINS and buf is not None and buf.shareable and cow.observer is None:
-            array: Array = _object_new(Array)
-            array._data = result
-            array._buf = buf
-            array._device = source._device
-            array._fast_write = _NO_FAST_WRITE
-            family = source._family  # views_token(source), inlined
-            if type(family) is not _VIEWS:
-                family = _views_token(source) if family is None else family.views
-            array._family = family
-            if source._buf is buf and source._data is data:
-                return array
-    del base  # _wrap may count the references to it
-    return _wrap(result, source._device, (source,))
-
-
-def _wrap_other_view(array: Array, inputs: tuple[Array, ...]) -> Array:
-    backend = array._device.backend
-    for source in inputs:
-        data = source._data
-        if backend.may_share_memory(array._data, data):
-            buf = cow.join(source, data)
-            if buf is None:
-                array._data = backend.copy(array._data)
-                cow.count_eager_copy(array, source._buf, int(array._data.nbytes))
-            array._buf = buf
-            array._family = _view_writes.views_token(source)
-            return array
-    # A view of a temporary the backend made for this call: nobody else holds
-    # it. If it cannot be written in place, the core sees that at write time.
-    # Unless something else does hold that memory: an input's old memory,
-    # replaced by a write on another thread while this op ran. Then other
-    # values may share it, and this one gets its own copy.
-    if not cow.only_reference_is(array._data, "base"):
-        array._data = backend.copy(array._data)
-        cow.count_eager_copy(array, None, int(array._data.nbytes))
-    array._buf = None
-    return array
-
-
-def lazy_clone(x: Array, /) -> Array:
-    """A copy of ``x`` that shares its buffer until either one is written: O(1).
-
-    Parameters
-    ----------
-    x : Array
-        The array to copy.
-
-    Returns
-    -------
-    Array
-        A new, independent value equal to ``x``. Writing to either array
-        copies (only what the writer views) first, so the other keeps its
-        values. Exposed and foreign buffers (DLPack) are copied eagerly.
-
-    See Also
-    --------
-    cow_info, shares_buffer
-
-    Examples
-    --------
-    >>> import cowarray as ca
-    >>> x = ca.arange(4)
-    >>> y = ca.lazy_clone(x)
-    >>> ca.shares_buffer(x, y)
-    True
-    >>> y[0] = 100
-    >>> x, y
-    (cowarray.Array([0, 1, 2, 3], dtype=int64), cowarray.Array([100,   1,   2,   3], dtype=int64))
-    >>> ca.shares_buffer(x, y)
-    False
-    """
-    if type(x) is not Array:
-        raise TypeError(f"lazy_clone expects a cowarray Array, got {type(x).__name__}")
-    data = x._data
-    buf = cow.join(x, data)
-    if buf is None:
-        clone = new_array(x._device.backend.copy(data), None, x._device)
-        cow.count_eager_copy(clone, x._buf, int(clone._data.nbytes))
-        return clone
-    return new_array(data, buf, x._device)
-
-
 def _unpickle(host: Any, device: str) -> Array:
     target = as_device(device)
-    return new_array(target.backend.from_numpy(host), None, target)
+    return private(target.backend.from_numpy(host), target)
 
 
 def host_copy(host: Any, dtype: Any) -> Any:
@@ -1197,7 +894,7 @@ def _apply_inplace(name: str, array: Array, other: Operand) -> None:
             "so write x = x <op> y instead"
         )
     check_dtypes(name, dtype)
-    fast = _fast_writes(array)
+    fast = fast_writes(array)
     if name == "matmul":
         product = binary_operation(name)(array, other)
         _check_inplace_shape(name, array, product.shape)
@@ -1296,48 +993,5 @@ _PYTHON_SCALARS: Final = frozenset({int, float, complex, bool})
 #: about the same (benchmarks/core.py, "x += 1.0") and never fails half-way.
 IN_PLACE_MIN_SIZE: Final = 1 << 16
 
-# Python scalars a plain in-place write accepts without conversion, by dtype kind.
-_PLAIN_SCALARS: Final = {
-    "b": frozenset({bool}),
-    "i": frozenset({int}),
-    "u": frozenset(),  # a negative int must be refused: take the full path
-    "f": frozenset({int, float}),
-    "c": frozenset({int, float, complex}),
-}
 
-
-# x.at's helper lives in _at, which imports this module: bind it last.
-
-
-def check_every_store() -> None:
-    """Assertion mode: fail at once wherever an Array is given a value that is
-    not an array of its backend (a NumPy scalar, a Python number).
-
-    An Array's exports, writes and views all assume its ``_data`` is an
-    array: a scalar's export would point at memory freed with the scalar.
-    The core converts at its one store of computed values; this mode checks
-    every store, from any module, by putting a checking property in front of
-    the slot (``COWARRAY_CHECK_STORES=1``, read at import; ``.ci/run`` runs
-    the whole suite so). It costs a Python call per store, so it is off by
-    default.
-    """
-    import numpy as np
-
-    slot: Any = Array.__dict__["_data"]
-    if type(slot) is property:
-        return  # already checking
-    scalars = (np.generic, bool, int, float, complex)
-
-    def store(array: Array, value: Any) -> None:
-        moved = type(value).__name__ == "_Moved"  # cowarray.move's poison: any use raises
-        if not moved and (isinstance(value, scalars) or not hasattr(value, "shape")):
-            raise AssertionError(
-                f"an Array's backend value must be an array, got {type(value).__name__} "
-                f"({value!r}): wrap it with the backend's asarray where it is made"
-            )
-        slot.__set__(array, value)
-
-    setattr(Array, "_data", property(slot.__get__, store, slot.__delete__))  # noqa: B010
-    # The unchecked scalar writes rely on no call between a test and a store;
-    # the property is a call. The checked path writes the same values.
-    cow.disable_unchecked_writes()
+bind_array_type(Array)

@@ -21,23 +21,21 @@ import functools
 from collections.abc import Callable
 from typing import Any, Final
 
-from ._core import cow
-from ._core import last_use
-from ._array import (
-    DONATED,
-    Array,
-    backend_value,
-    detach_shared_value,
+from ._array import Array, backend_value, detach_shared_value
+from ._checks import check_dtypes
+from ._core import cow, last_use
+from ._core.values import (
+    donate,
     lazy_clone,
     may_view,
-    new_array,
+    private,
     storable_scalars,
+    take_over_stored,
 )
 from ._devices import CPU
 from ._errors import article, index_beyond_int64, index_out_of_range
 from ._indices import drop_out_of_bounds, resolve
 from ._move import _MOVED, move
-from ._checks import check_dtypes
 from ._positions import flat_positions, has_integer_arrays
 
 __all__ = ["AtIndexer"]
@@ -460,11 +458,11 @@ def _get(x: Array, key: Any, mode: str, fill_value: Any) -> Array:
         return may_view(region, x._device, (x,))
     if resolved.valid is False or not backend.xp.any(resolved.valid):
         filled = backend.xp.full(resolved.shape, fill, dtype=x._data.dtype)
-        return new_array(filled, None, x._device)
+        return private(filled, x._device)
     # Advanced indices: ``region`` is a fresh array nobody else holds.
     where = (slice(None),) * resolved.position + (~resolved.valid,)
     region[where] = fill
-    return new_array(region, None, x._device)
+    return private(region, x._device)
 
 
 def _update(at: _At, method: str, values: Any, mode: object) -> Array:
@@ -502,7 +500,7 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
     buf = x._buf
     plain = buf is None or buf.shareable
     del buf  # a reference held here would count as a second holder in the write below
-    taken = plain and last_use.is_last_use(at, donated=x._fast_write is DONATED)
+    taken = plain and last_use.is_last_use(at, donated=x._donated)
     # Taken: nothing else can ever see x, so its memory is written in place
     # if nobody shares it; anything that reached x after all finds it moved.
     if taken and write is None:
@@ -592,21 +590,12 @@ def _store_taken(x: Array, key: int, value: Any) -> Array | None:
     shape = data.shape
     if not shape or not -shape[0] <= key < shape[0]:
         return None
-    device = x._device
-    if device.backend.must_copy_before_write(data):
+    if x._device.backend.must_copy_before_write(data):
         return None
-    family = x._family
     try:
-        data = cow.hand_over_stored(x, _MOVED, key, value)
+        return take_over_stored(x, _MOVED, key, value)
     except OverflowError:
         return None  # an int too big for the dtype, refused before the store
-    if data is None:
-        return None
-    x._family = None
-    result = new_array(data, None, device)
-    result._family = family  # still the same array to NumPy's eyes, as move() keeps it
-    result._fast_write = DONATED
-    return result
 
 
 def _write(
@@ -632,7 +621,7 @@ def _write(
     except ValueError as error:
         raise ValueError(f"x.at[...].{method}: {error}") from None
     if result._buf is None:
-        result._fast_write = DONATED
+        donate(result)
     return result
 
 
@@ -653,7 +642,7 @@ def _apply_values(x: Array, index: Any, function: Callable[[Array], Array]) -> t
     rounds = int(xp.max(counts)) if counts.size else 0
     for done in range(rounds):
         chosen = counts > done
-        current[chosen] = _applied(x, function, new_array(current[chosen], None, x._device))
+        current[chosen] = _applied(x, function, private(current[chosen], x._device))
     return _unravel(x, unique.values), current
 
 
@@ -698,7 +687,7 @@ def _unravel(x: Array, flat: Any) -> tuple[Any, ...]:
 
 
 # The probes last_use.calibrate measures. (Built without the ``at`` property,
-# which _array binds after this import.)
+# which :func:`register` attaches only after this module is imported.)
 
 
 def _temporary_update() -> None:
@@ -719,7 +708,7 @@ def _update_through_a_held_at() -> None:
 
 def _fresh() -> Array:
 
-    return new_array(CPU.backend.asarray([0]), None, CPU)
+    return private(CPU.backend.asarray([0]), CPU)
 
 
 last_use.calibrate(_temporary_update, _update_of_a_held_array, _update_through_a_held_at)
@@ -747,4 +736,4 @@ def _at(self: Array) -> AtIndexer:
 def register() -> None:
     """Attach ``.at`` to the Array (once, by ``cowarray/__init__.py``), as JAX does."""
     # The class itself is the getter (``_at`` documents it): one Python call fewer.
-    Array.at = property(AtIndexer, doc=_at.__doc__)  # type: ignore[assignment,method-assign]
+    Array.at = property(AtIndexer, doc=_at.__doc__)

@@ -55,8 +55,11 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Final, TypeGuard
 
 from . import _view_writes
+from ._array import Array, host_copy
+from ._backends import dlpack_import_stream
+from ._consumers import called_from_a_library_that_keeps_conversions
 from ._core import cow
-from ._array import Array, host_copy, lazy_clone, new_array
+from ._core.values import imported, lazy_clone, private
 from ._devices import CPU, Device, as_device
 from ._dtypes import ALL_DTYPES
 
@@ -477,9 +480,7 @@ _ENTRIES: Final = REGIONS.entries
 _weak: Final = weakref.ref
 
 
-def _view_died(
-    death: weakref.ref[Any], entries: dict[int, Any] = _ENTRIES, cow: Any = cow
-) -> None:
+def _view_died(death: weakref.ref[Any], entries: dict[int, Any] = _ENTRIES, cow: Any = cow) -> None:
     # The view given out by exposed_view died: its consumer released the
     # memory. (_end_exposure, inlined; globals bound as defaults, since at
     # exit module globals may already be gone.)
@@ -557,13 +558,18 @@ def array_to_numpy(self: Array, dtype: Any = None, copy: bool | None = None) -> 
         copied = host_copy(backend.to_numpy(self._data), dtype)
         cow.count_copy("export_copy", self, int(self._data.nbytes))
         return copied
+    if copy is None and called_from_a_library_that_keeps_conversions(1):
+        # pandas keeps what it converts: a copy, as it makes of an ndarray (rule 4)
+        copied = host_copy(backend.to_numpy(self._data), None)
+        cow.count_copy("export_copy", self, int(self._data.nbytes))
+        return copied
     return export_to_numpy(self, copy_allowed=copy is None)
 
 
 def register() -> None:
     """Attach ``__dlpack__`` and ``__array__`` to the Array (once, by ``cowarray/__init__.py``)."""
-    Array.__dlpack__ = array_dlpack  # type: ignore[method-assign]
-    Array.__array__ = array_to_numpy  # type: ignore[method-assign]
+    Array.__dlpack__ = array_dlpack
+    Array.__array__ = array_to_numpy
 
 
 # -- import ----------------------------------------------------------------------
@@ -657,7 +663,7 @@ def from_dlpack(
         array = _copied_import(data, source_device)
     elif copy:
         # The producer's copy, made because we asked: the import's copy.
-        array = copied_import(new_array(data, None, source_device))
+        array = copied_import(private(data, source_device))
     else:
         array = import_zero_copy(
             data, source_device, read_only=read_only, copy_allowed=copy is None
@@ -732,7 +738,7 @@ def _host_copy_from(x: object, copy: bool | None) -> tuple[Array | None, Excepti
     # A producer that took copy=True made the copy (torch does so without
     # flagging it IS_COPIED): the memory is the result's alone.
     data = _check_importable(CPU.backend.import_dlpack(capsule, _HOST))
-    return copied_import(new_array(data, None, CPU)), None
+    return copied_import(private(data, CPU)), None
 
 
 def import_zero_copy(
@@ -764,7 +770,7 @@ def import_zero_copy(
                 "be copied (use copy=None)"
             )
         return _copied_import(data, device)
-    array = new_array(data, buf, device)
+    array = imported(data, buf, device)
     del buf  # a record held here would count as a holder
     if cow.observer is not None:
         cow.notify("import", array, array._buf, nbytes)
@@ -815,7 +821,7 @@ def copied_import(array: Array) -> Array:
 
 
 def _copied_import(data: Any, device: Device) -> Array:
-    return copied_import(new_array(device.backend.copy(data), None, device))
+    return copied_import(private(device.backend.copy(data), device))
 
 
 def _on_device(array: Array, target: Device | None, copy: bool | None) -> Array:
@@ -859,7 +865,7 @@ def _negotiate(x: object, copy: bool | None) -> tuple[Device, bool, Any, tuple[i
         attempts = [{**kwargs, "copy": copy} for kwargs in attempts] + [{}]
     # A producer exports from its device's current stream (torch refuses a
     # tensor of another GPU than the current one): make the source GPU current.
-    with source.backend.device_context(), source.backend.dlpack_import_stream() as stream:
+    with source.backend.device_context(), dlpack_import_stream(source.backend) as stream:
         if stream is not None:
             # The standard: the consumer names its stream, and the producer
             # makes that stream wait for its pending work on the memory.

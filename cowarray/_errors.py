@@ -25,6 +25,24 @@ The message names the argument (``shape``, ``dtype``, ``fill_value``,
 to pass instead: "shape must not have negative entries: got -1 in shape
 (2, -1); pass sizes >= 0".
 
+The hint policy (one place for every public function, so a NumPy habit gets
+the same answer wherever it is tried):
+
+- A list, tuple, NumPy scalar or ndarray where an Array is expected is
+  refused, never converted: a TypeError from :func:`not_an_array` that ends
+  "make an Array first: ca.asarray(x)". (The standard takes arrays; the
+  operators alone convert a list beside them, as NumPy's do.)
+- ``out=`` on a function that takes none: a TypeError from
+  :func:`out_refused` that says how to write a result into an array
+  (``y[...] = result``, or ``y.at[...].set(result)``); ``out=None`` is
+  accepted, as NumPy's default. :func:`refuse_out` applies it to every public
+  function of the namespaces, the Array's methods say it themselves.
+- A NumPy name cowarray spells otherwise, looked up on a namespace or an
+  Array: an AttributeError naming the spelling (:func:`missing_name`,
+  :func:`missing_array_attribute`); the torch bridge's names name its module.
+- Operands of ``matmul`` / ``@`` whose inner dimensions differ: a ValueError
+  from :func:`matmul_shapes` that says so, not a broadcasting error.
+
 Sizes: every creation function checks its shape with
 ``_ops._args.normalize_shape`` and its byte count with :func:`check_nbytes`.
 Dtypes: every ``dtype=`` goes through ``_dtypes.to_dtype``, which takes the
@@ -36,8 +54,10 @@ same spellings everywhere (``cowarray.float32``, ``numpy.float32``,
 from __future__ import annotations
 
 import functools
+import inspect
 import re
 import sys
+import types
 from collections.abc import Callable
 from typing import Any, Final, ParamSpec, TypeVar
 
@@ -45,6 +65,14 @@ import numpy as np
 
 __all__ = [
     "LinAlgError",
+    "hint_missing_names",
+    "matmul_shapes",
+    "missing_array_attribute",
+    "missing_name",
+    "not_an_array",
+    "out_refused",
+    "refuse_out",
+    "refuse_out_everywhere",
     "index_out_of_range",
     "shapes_do_not_broadcast",
     "article",
@@ -234,10 +262,317 @@ def _count(n: int, one: str, many: str) -> str:
 def shapes_do_not_broadcast(
     function: str, a: Any, b: Any, names: tuple[str, str] = ("x1", "x2")
 ) -> ValueError:
-    """The message for two operands whose shapes do not broadcast together."""
+    """The message for two operands whose shapes do not broadcast together
+    (for ``matmul``, :func:`matmul_shapes`: its shapes need not broadcast)."""
     first, second = getattr(a, "shape", ()), getattr(b, "shape", ())
+    if function == "matmul":
+        return matmul_shapes(first, second)
     return ValueError(
         f"{function}: {names[0]} of shape {first} and {names[1]} of shape {second} cannot "
         "be broadcast together; lengths must be equal or 1 along each axis, counted from "
         "the last (reshape or broadcast_to one of them first)"
+    )
+
+
+# -- The hint policy ----------------------------------------------------------
+
+
+def _described(value: object) -> str:
+    """What a caller passed, in words: "a list", "a numpy.float64", "None"."""
+    if value is None:
+        return "None"
+    kind = type(value)
+    name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+    return article(name.replace("numpy._core.", "numpy.").replace("numpy.core.", "numpy."))
+
+
+def not_an_array(
+    function: str, name: str, value: object, expected: str = "a cowarray Array"
+) -> TypeError:
+    """The TypeError for ``value`` passed as ``name`` where an Array is expected.
+
+    Every public function says the same: a list, a tuple, a NumPy scalar or
+    an ndarray is not converted (the standard takes arrays; only the
+    operators convert a list beside them), and the fix is ``ca.asarray``.
+    ``expected`` names what else the argument may be ("a cowarray Array or a
+    Python scalar").
+
+    Examples
+    --------
+    >>> from cowarray._errors import not_an_array
+    >>> print(not_an_array("exp", "x", [1.0, 2.0]))
+    exp: x must be a cowarray Array, got a list; make an Array first: ca.asarray(x)
+    """
+    return TypeError(
+        f"{function}: {name} must be {expected}, got {_described(value)}; make an Array "
+        f"first: ca.asarray({name})"
+    )
+
+
+def out_refused(call: str) -> TypeError:
+    """The TypeError for ``out=`` passed to ``call`` ("ca.add", "x.sum", ...).
+
+    Examples
+    --------
+    >>> from cowarray._errors import out_refused
+    >>> print(out_refused("ca.add"))  # doctest: +NORMALIZE_WHITESPACE
+    ca.add(..., out=...) is not supported: cowarray arrays are values, so ca.add
+    returns a new Array and never writes into another; to put the result into
+    an array y, write y[...] = ca.add(...) (copy-on-write: arrays sharing y's
+    memory keep their values), or make an updated copy with y.at[...].set(...)
+    """
+    return TypeError(
+        f"{call}(..., out=...) is not supported: cowarray arrays are values, so {call} "
+        f"returns a new Array and never writes into another; to put the result into an "
+        f"array y, write y[...] = {call}(...) (copy-on-write: arrays sharing y's memory "
+        "keep their values), or make an updated copy with y.at[...].set(...)"
+    )
+
+
+def _takes_out(function: Callable[..., Any]) -> bool:
+    """Whether ``function`` takes ``out=`` itself (or any keyword: ``**kwargs``)."""
+    code = inspect.unwrap(function).__code__
+    named = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+    takes_any_keyword = bool(code.co_flags & inspect.CO_VARKEYWORDS)
+    return takes_any_keyword or ("out" in named and "out" not in named[: code.co_posonlyargcount])
+
+
+def refuse_out(function: Callable[_P, _R], call: str | None = None) -> Callable[_P, _R]:
+    """``function``, answering ``out=`` with :func:`out_refused` (``call`` names
+    it: "ca.add"; the function's name by default). A decorator as well.
+
+    Python's own answer is "got an unexpected keyword argument 'out'". The
+    check runs only when the call raised TypeError, so a call without
+    ``out=`` pays one extra frame. ``out=None`` (NumPy's default, passed on
+    by code that forwards its arguments) is dropped when it was the call's
+    only mistake, found before the function ran. A function that takes
+    ``out`` or ``**kwargs`` itself is returned as is: it answers for them.
+    """
+    if _takes_out(function):
+        return function
+
+    @functools.wraps(function)
+    def checked(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return function(*args, **kwargs)
+        except TypeError as error:
+            if "out" not in kwargs:
+                raise
+            before_it_ran = error.__traceback__ is None or error.__traceback__.tb_next is None
+            if kwargs["out"] is not None or not before_it_ran:
+                raise out_refused(call or function.__name__) from None
+        del kwargs["out"]
+        return function(*args, **kwargs)
+
+    return checked
+
+
+def refuse_out_everywhere(namespaces: dict[str, str]) -> None:
+    """Put :func:`refuse_out` on every public function of the ``namespaces``
+    (module name -> how a call is spelled: ``{"cowarray.linalg": "ca.linalg"}``)
+    and on the Generator's methods.
+
+    Each function gets one wrapper, and every cowarray module that has the
+    function under its public name gets the wrapper instead, so the function
+    stays one object whatever module names it (``cowarray.matmul is
+    cowarray.linalg.matmul``; pickle finds it where its ``__module__`` says;
+    its doctest runs once). Private aliases (``from .elementwise import pow as
+    _pow``) keep the function itself: internal calls pay no extra frame.
+    """
+    guarded: dict[Callable[..., Any], Callable[..., Any]] = {}
+    for module_name, prefix in namespaces.items():
+        module = sys.modules[module_name]
+        for name in getattr(module, "__all__", None) or list(vars(module)):
+            value = getattr(module, name)
+            if not name.startswith("_") and type(value) is types.FunctionType:
+                guarded.setdefault(value, refuse_out(value, f"{prefix}.{name}"))
+    package = next(iter(namespaces)).partition(".")[0]
+    for module_name, module in list(sys.modules.items()):
+        if module is None or module_name.partition(".")[0] != package:
+            continue
+        for name, value in list(vars(module).items()):
+            if type(value) is types.FunctionType and not name.startswith("_"):
+                wrapper = guarded.get(value)
+                if wrapper is not None:
+                    setattr(module, name, wrapper)
+    from ._random import Generator
+
+    for name, value in list(vars(Generator).items()):
+        if not name.startswith("_") and type(value) is types.FunctionType:
+            setattr(Generator, name, refuse_out(value, f"rng.{name}"))
+
+
+def matmul_shapes(shape1: tuple[int, ...], shape2: tuple[int, ...]) -> ValueError:
+    """The ValueError for ``matmul`` / ``@`` of operands of ``shape1`` and ``shape2``.
+
+    Examples
+    --------
+    >>> from cowarray._errors import matmul_shapes
+    >>> print(matmul_shapes((2, 2), (3,)))  # doctest: +NORMALIZE_WHITESPACE
+    matmul: (2, 2) @ (3,) — inner dimensions 2 and 3 differ (not aligned):
+    x1's last axis must have the length of x2's second-to-last (its only axis
+    if x2 is 1-D); transpose or reshape one operand
+    """
+    where = f"matmul: {shape1} @ {shape2} — "
+    if not shape1 or not shape2:
+        return ValueError(
+            f"{where}matmul needs at least one dimension on each side; multiply a 0-d "
+            "array element-wise instead (x1 * x2)"
+        )
+    inner1, inner2 = shape1[-1], shape2[-2 if len(shape2) > 1 else -1]
+    if inner1 != inner2:
+        return ValueError(
+            f"{where}inner dimensions {inner1} and {inner2} differ (not aligned): x1's last "
+            "axis must have the length of x2's second-to-last (its only axis if x2 is "
+            "1-D); transpose or reshape one operand"
+        )
+    batch1, batch2 = shape1[:-2], shape2[:-2]
+    return ValueError(
+        f"{where}the batch dimensions {batch1} and {batch2} cannot be broadcast together; "
+        "lengths must be equal or 1 along each axis, counted from the last"
+    )
+
+
+#: namespace -> {NumPy's name: its cowarray spelling}.
+NUMPY_SPELLINGS: Final[dict[str, dict[str, str]]] = {
+    "cowarray": {
+        "array": "ca.asarray(obj) (copy=True for a copy; a copy of a cowarray array is "
+        "free anyway)",
+        "asanyarray": "ca.asarray(obj)",
+        "ascontiguousarray": "ca.asarray(obj)",
+        "asfortranarray": "ca.asarray(obj)",
+        "concatenate": "ca.concat(arrays, axis=0)",
+        "row_stack": "ca.vstack(arrays)",
+        "arccos": "ca.acos", "arccosh": "ca.acosh", "arcsin": "ca.asin", "arcsinh": "ca.asinh",
+        "arctan": "ca.atan", "arctan2": "ca.atan2", "arctanh": "ca.atanh",
+        "invert": "ca.bitwise_invert", "bitwise_not": "ca.bitwise_invert",
+        "left_shift": "ca.bitwise_left_shift", "right_shift": "ca.bitwise_right_shift",
+        "absolute": "ca.abs", "fabs": "ca.abs", "conjugate": "ca.conj",
+        "true_divide": "ca.divide", "mod": "ca.remainder", "rint": "ca.round",
+        "fix": "ca.trunc", "amax": "ca.max", "amin": "ca.min",
+        "ptp": "ca.max(x, axis=...) - ca.min(x, axis=...)",
+        "argwhere": "ca.stack(ca.nonzero(x), axis=-1) (ca.nonzero gives one index array per axis)",
+        "rollaxis": "ca.moveaxis(x, axis, destination)",
+        "fliplr": "ca.flip(x, axis=1)", "flipud": "ca.flip(x, axis=0)",
+        "mgrid": "ca.meshgrid(..., indexing='ij')", "ogrid": "ca.meshgrid(..., indexing='ij')",
+        "copyto": "dst[...] = src (copy-on-write: arrays sharing dst's memory keep their values)",
+        "put": "x[indices] = values, or x.at[indices].set(values) for an updated copy",
+        "putmask": "x[mask] = values", "place": "x[mask] = values",
+        "shares_memory": "ca.shares_buffer(a, b) (two cowarray values never alias)",
+        "may_share_memory": "ca.shares_buffer(a, b) (two cowarray values never alias)",
+        "ndarray": "ca.Array (made with ca.asarray, ca.zeros, ...)",
+        "bool_": "ca.bool", "int_": "ca.int64", "intp": "ca.int64", "float_": "ca.float64",
+        "double": "ca.float64", "single": "ca.float32", "complex_": "ca.complex128",
+        "to_torch": "cowarray.interop.torch.to_torch (from cowarray.interop.torch import to_torch)",
+        "from_torch": "cowarray.interop.torch.from_torch "
+        "(from cowarray.interop.torch import from_torch)",
+    },
+    "cowarray.random": {
+        "rand": "ca.random.default_rng(seed).random(shape)",
+        "random": "ca.random.default_rng(seed).random(size)",
+        "random_sample": "ca.random.default_rng(seed).random(size)",
+        "sample": "ca.random.default_rng(seed).random(size)",
+        "ranf": "ca.random.default_rng(seed).random(size)",
+        "randn": "ca.random.default_rng(seed).standard_normal(shape)",
+        "randint": "ca.random.default_rng(seed).integers(low, high, size)",
+        "seed": "ca.random.default_rng(seed) (a Generator holds the state: there is no global one)",
+        "RandomState": "ca.random.default_rng(seed)",
+        **{
+            name: f"ca.random.default_rng(seed).{name}(...)"
+            for name in (
+                "uniform", "normal", "standard_normal", "integers", "choice", "permutation",
+                "shuffle", "exponential", "poisson", "binomial", "multivariate_normal",
+            )
+        },
+    },
+    "cowarray.linalg": {
+        "multi_dot": "a @ b @ c (ca.linalg.matmul, chained)",
+        "cond": "s = ca.linalg.svdvals(x); s[..., 0] / s[..., -1] (the 2-norm condition number)",
+        "einsum": "ca.einsum (in the main namespace)",
+    },
+    "cowarray.fft": {
+        "fft2": "ca.fft.fftn(x, axes=(-2, -1))",
+        "ifft2": "ca.fft.ifftn(x, axes=(-2, -1))",
+        "rfft2": "ca.fft.rfftn(x, axes=(-2, -1))",
+        "irfft2": "ca.fft.irfftn(x, axes=(-2, -1))",
+    },
+    "cowarray.interop": {
+        "to_torch": "cowarray.interop.torch.to_torch (from cowarray.interop.torch import to_torch)",
+        "from_torch": "cowarray.interop.torch.from_torch "
+        "(from cowarray.interop.torch import from_torch)",
+    },
+}  # fmt: skip
+
+#: NumPy's ndarray attribute -> its cowarray spelling.
+ARRAY_SPELLINGS: Final[dict[str, str]] = {
+    "flat": "ca.reshape(x, (-1,)) (a lazy value: no copy)",
+    "flags": "ca.cow_info(x) (a cowarray array is always writable, and its writes never "
+    "reach another value)",
+    "base": "ca.cow_info(x) or ca.shares_buffer(x, y) (values never alias, so no array is "
+    "another's base)",
+    "strides": "numpy.asarray(x).strides (a NumPy view of x's memory)",
+    "data": "numpy.asarray(x).data (a NumPy view of x's memory)",
+    "ctypes": "numpy.asarray(x).ctypes (a NumPy view of x's memory)",
+    "tobytes": "numpy.asarray(x).tobytes()",
+    "tofile": "numpy.asarray(x).tofile(file)",
+    "dump": "numpy.save(file, numpy.asarray(x))",
+    "dumps": "pickle.dumps(x) (cowarray arrays pickle)",
+    "byteswap": "ca.asarray(numpy.asarray(x).byteswap())",
+    "diagonal": "ca.linalg.diagonal(x, offset=k) (the last two axes) or ca.diagonal(x, k)",
+    "trace": "ca.linalg.trace(x)",
+    "repeat": "ca.repeat(x, repeats, axis=...)",
+    "take": "ca.take(x, indices, axis=...)",
+    "searchsorted": "ca.searchsorted(x, v)",
+    "compress": "x[mask] (or ca.take(x, ca.nonzero(mask)[0], axis=...))",
+    "resize": "x = ca.resize(x, new_shape)",
+    "put": "x[indices] = values, or x.at[indices].set(values) for an updated copy",
+    "partition": "x.sort(axis) (a full sort: cowarray has no partial one)",
+    "argpartition": "ca.argsort(x, axis=...) (a full sort: cowarray has no partial one)",
+    "ptp": "ca.max(x, axis=...) - ca.min(x, axis=...)",
+}
+
+
+def missing_name(namespace: str, name: str) -> AttributeError:
+    """The AttributeError for ``<namespace>.<name>``: Python's words, and the
+    cowarray spelling when ``name`` is a NumPy name cowarray spells otherwise.
+
+    Examples
+    --------
+    >>> from cowarray._errors import missing_name
+    >>> print(missing_name("cowarray.random", "rand"))  # doctest: +NORMALIZE_WHITESPACE
+    module 'cowarray.random' has no attribute 'rand': NumPy's numpy.random.rand is
+    spelled ca.random.default_rng(seed).random(shape) in cowarray
+    """
+    missing = f"module {namespace!r} has no attribute {name!r}"
+    spelling = NUMPY_SPELLINGS.get(namespace, {}).get(name)
+    if spelling is None:
+        return AttributeError(missing)
+    if name in ("to_torch", "from_torch"):
+        return AttributeError(f"{missing}: the torch bridge is {spelling}")
+    numpy_name = namespace.replace("cowarray", "numpy", 1) + "." + name
+    return AttributeError(f"{missing}: NumPy's {numpy_name} is spelled {spelling} in cowarray")
+
+
+def hint_missing_names(module: types.ModuleType) -> None:
+    """Give ``module`` a ``__getattr__`` (PEP 562) that raises :func:`missing_name`."""
+
+    def __getattr__(name: str) -> object:
+        raise missing_name(module.__name__, name)
+
+    module.__getattr__ = __getattr__  # type: ignore[method-assign]
+
+
+def missing_array_attribute(name: str) -> AttributeError:
+    """The AttributeError for ``x.<name>`` of NumPy's ndarray that the Array spells otherwise.
+
+    Examples
+    --------
+    >>> from cowarray._errors import missing_array_attribute
+    >>> print(missing_array_attribute("flat"))  # doctest: +NORMALIZE_WHITESPACE
+    'Array' object has no attribute 'flat': NumPy's x.flat is spelled
+    ca.reshape(x, (-1,)) (a lazy value: no copy) in cowarray
+    """
+    return AttributeError(
+        f"'Array' object has no attribute {name!r}: NumPy's x.{name} is spelled "
+        f"{ARRAY_SPELLINGS[name]} in cowarray"
     )

@@ -32,7 +32,9 @@ from typing import Any, Final
 import numpy as np
 
 from . import _dtypes, _view_writes
-from ._array import Array, may_view, reshape_view
+from ._array import Array
+from ._core.values import may_view, reshape_view
+from ._errors import ARRAY_SPELLINGS, missing_array_attribute, out_refused
 from ._ops import (
     creation,
     data_types,
@@ -52,10 +54,7 @@ __all__ = ["register"]
 
 def _no_out(out: object, method: str) -> None:
     if out is not None:
-        raise TypeError(
-            f"x.{method}(out=...) is not supported: cowarray arrays are values, so a "
-            f"method returns a new one; write it into an array with y[...] = x.{method}(...)"
-        )
+        raise out_refused(f"x.{method}")
 
 
 def _shape_arguments(shape: tuple[Any, ...], method: str) -> Any:
@@ -259,9 +258,9 @@ def _spread(name: str, function: Callable[..., Array]) -> Callable[..., Array]:
     return method
 
 
-std = _spread("std", statistical.std)
+std: Callable[..., Array] = _spread("std", statistical.std)
 std.__doc__ = "The standard deviation over ``axis``; ``ddof=`` as NumPy (:func:`cowarray.std`)."
-var = _spread("var", statistical.var)
+var: Callable[..., Array] = _spread("var", statistical.var)
 var.__doc__ = "The variance over ``axis``; ``ddof=`` as NumPy (:func:`cowarray.var`)."
 
 
@@ -274,17 +273,17 @@ def _extremum(name: str, function: Callable[..., Array]) -> Callable[..., Array]
     return method
 
 
-max = _extremum("max", statistical.max)
+max: Callable[..., Array] = _extremum("max", statistical.max)
 max.__doc__ = "The largest element over ``axis`` (:func:`cowarray.max`)."
-min = _extremum("min", statistical.min)
+min: Callable[..., Array] = _extremum("min", statistical.min)
 min.__doc__ = "The smallest element over ``axis`` (:func:`cowarray.min`)."
-argmax = _extremum("argmax", searching.argmax)
+argmax: Callable[..., Array] = _extremum("argmax", searching.argmax)
 argmax.__doc__ = "The index of the largest element over ``axis`` (:func:`cowarray.argmax`)."
-argmin = _extremum("argmin", searching.argmin)
+argmin: Callable[..., Array] = _extremum("argmin", searching.argmin)
 argmin.__doc__ = "The index of the smallest element over ``axis`` (:func:`cowarray.argmin`)."
-any = _extremum("any", utility.any)
+any: Callable[..., Array] = _extremum("any", utility.any)
 any.__doc__ = "Whether any element over ``axis`` is true (:func:`cowarray.any`)."
-all = _extremum("all", utility.all)
+all: Callable[..., Array] = _extremum("all", utility.all)
 all.__doc__ = "Whether every element over ``axis`` is true (:func:`cowarray.all`)."
 
 
@@ -297,9 +296,9 @@ def _cumulative(name: str, function: Callable[..., Array]) -> Callable[..., Arra
     return method
 
 
-cumsum = _cumulative("cumsum", numpy_statistics.cumsum)
+cumsum: Callable[..., Array] = _cumulative("cumsum", numpy_statistics.cumsum)
 cumsum.__doc__ = "The cumulative sum along ``axis`` (:func:`cowarray.cumsum`)."
-cumprod = _cumulative("cumprod", numpy_statistics.cumprod)
+cumprod: Callable[..., Array] = _cumulative("cumprod", numpy_statistics.cumprod)
 cumprod.__doc__ = "The cumulative product along ``axis`` (:func:`cowarray.cumprod`)."
 
 
@@ -461,14 +460,18 @@ def register() -> None:
     for name, method in _METHODS.items():
         method.__qualname__ = f"Array.{name}"
         setattr(Array, name, method)
-    Array.conjugate = conj  # type: ignore[method-assign]
-    Array.real = property(  # type: ignore[assignment]
+    Array.conjugate = conj
+    Array.real = property(
         _real, doc="The real part (:func:`cowarray.real`); ``x`` itself for a real ``x``."
     )
-    Array.imag = property(_imag, doc="The imaginary part (:func:`cowarray.imag`).")  # type: ignore[assignment]
-    Array.nbytes = property(  # type: ignore[assignment]
-        lambda self: self.size * self.dtype.itemsize, doc="The size of the elements in bytes."
-    )
-    Array.itemsize = property(  # type: ignore[assignment]
-        lambda self: self.dtype.itemsize, doc="The size of one element in bytes."
-    )
+    Array.imag = property(_imag, doc="The imaginary part (:func:`cowarray.imag`).")
+    for name in ARRAY_SPELLINGS:  # x.flat: an AttributeError that names ca.reshape(x, (-1,))
+        if not hasattr(Array, name):
+            setattr(Array, name, property(_spelled_otherwise(name)))
+
+
+def _spelled_otherwise(name: str) -> Callable[[Array], Any]:
+    def attribute(self: Array) -> Any:
+        raise missing_array_attribute(name)
+
+    return attribute

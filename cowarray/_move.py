@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ._core import cow
-from ._array import DONATED, Array, new_array
+from ._array import Array
+from ._core.values import take_over
+from ._errors import not_an_array, out_refused
 
 __all__ = ["move"]
 
@@ -54,7 +55,7 @@ class _Moved:
 _MOVED: Final = _Moved()
 
 
-def move(x: Array, /) -> Array:
+def move(x: Array, /, *, out: None = None) -> Array:
     """Hand ``x``'s buffer to a new array without a copy; ``x`` becomes unusable.
 
     The explicit ownership transfer JAX users know as buffer donation: the
@@ -67,6 +68,10 @@ def move(x: Array, /) -> Array:
     ----------
     x : Array
         The array to move from.
+    out : None
+        Only ``None``: the result is a new Array (the hint policy's ``out=``
+        answer, taken here rather than by a wrapper, which would add a fifth
+        to this call).
 
     Returns
     -------
@@ -90,16 +95,13 @@ def move(x: Array, /) -> Array:
     ValueError: this array was moved into another by cowarray.move(x) and can no longer be used; ...
     """
     if type(x) is not Array:
-        raise TypeError(f"move expects a cowarray Array, got {type(x).__name__}")
-    device = x._device
-    family = x._family
-    data, buf = cow.hand_over(x, _MOVED)
-    if data is _MOVED:  # another thread moved it first
+        raise not_an_array("move", "x", x)
+    if out is not None:
+        raise out_refused("ca.move")
+    # The result is donated: its first update through ``.at`` may take the
+    # buffer (last_use); the first write through the core gives it its
+    # scalar fast path.
+    result = take_over(x, _MOVED)
+    if result is None:  # another thread moved it first
         raise _MOVED._fail()
-    x._family = None
-    result = new_array(data, buf, device)
-    result._family = family  # still the same array to NumPy's eyes (y = x)
-    # The first update through ``result.at`` may take the buffer (last_use);
-    # the first write through the core gives it its scalar fast path.
-    result._fast_write = DONATED
     return result

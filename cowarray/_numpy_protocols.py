@@ -45,7 +45,8 @@ from typing import Any, Final
 
 import numpy as np
 
-from ._array import Array, fresh, may_view
+from ._array import Array
+from ._core.values import fresh, may_view
 
 __all__ = ["array_function", "array_ufunc", "register"]
 
@@ -58,9 +59,12 @@ _WRITES_FIRST_ARGUMENT: Final = frozenset(
 _NEVER_ALIAS: Final = frozenset({np.shares_memory, np.may_share_memory})
 
 #: NumPy functions whose job is to make an ndarray of their argument: they
-#: keep NumPy's meaning (``np.from_dlpack(x)`` imports x's DLPack export,
-#: which is an aliasing boundary, rule 5) instead of returning a cowarray Array.
-_MAKE_NDARRAYS: Final = frozenset({np.from_dlpack})
+#: keep NumPy's meaning instead of returning a cowarray Array.
+#: ``np.from_dlpack(x)`` imports x's DLPack export (an aliasing boundary,
+#: rule 5); ``np.atleast_1d(x)`` and its kin are ``np.asarray(x)`` with at
+#: least N axes (rule 4's export): SciPy's optimizers convert objectives,
+#: gradients and start points with them and hand the result to compiled code.
+_MAKE_NDARRAYS: Final = frozenset({np.from_dlpack, np.atleast_1d, np.atleast_2d, np.atleast_3d})
 
 
 #: Argument types that hold no array: passed to NumPy as they are.
@@ -137,15 +141,71 @@ def _readable(array: Array, device: Any) -> Any:
     return device.backend.copy(data)  # GPU memory cannot be made read-only
 
 
-def _wrapped(result: Any, device: Any, sources: tuple[Array, ...]) -> Any:
+def _wrapped(
+    result: Any, device: Any, sources: tuple[Array, ...], foreign: tuple[np.ndarray, ...] = ()
+) -> Any:
     if isinstance(result, tuple):
-        return tuple(_wrapped(r, device, sources) for r in result)
+        return tuple(_wrapped_part(r, device, sources, foreign) for r in result)
     if isinstance(result, list):
-        return [_wrapped(r, device, sources) for r in result]
+        return [_wrapped_part(r, device, sources, foreign) for r in result]
     if isinstance(result, (np.ndarray, np.generic)) or type(result) is device.backend.array_type:
         _check_holdable(result)
+        if foreign and _views_any(result, foreign):
+            return _copied(result, device)
         return may_view(_writable_as_its_source(result, sources), device, sources)
     return result
+
+
+def _foreign_arrays(values: Any, found: list[np.ndarray]) -> None:
+    """The NumPy arrays among a call's arguments (in lists, tuples and dicts too)."""
+    kind = type(values)
+    if kind is np.ndarray:
+        found.append(values)
+    elif kind is list or kind is tuple:
+        for value in values:
+            _foreign_arrays(value, found)
+    elif kind is dict:
+        for value in values.values():
+            _foreign_arrays(value, found)
+
+
+def _views_any(result: Any, arrays: tuple[np.ndarray, ...]) -> bool:
+    return type(result) is np.ndarray and any(
+        np.may_share_memory(result, array) for array in arrays
+    )
+
+
+def _copied(result: np.ndarray, device: Any) -> Array:
+    """A value of NumPy's ``result``, which is or views an ndarray argument
+    (``np.atleast_1d(x, nd)`` returns ``nd`` itself): that ndarray was read
+    as an input (rule 11), so the Array holds a copy, counted as an import's."""
+    from ._dlpack import copied_import
+
+    return copied_import(fresh(result.copy(), device))
+
+
+def _wrapped_part(
+    result: Any, device: Any, sources: tuple[Array, ...], foreign: tuple[np.ndarray, ...]
+) -> Any:
+    """One of several results: as :func:`_wrapped`, except that a NumPy array
+    cowarray cannot hold which views no cowarray input stays NumPy's.
+
+    ``np.broadcast_arrays(x, height, 0.8, [None])`` (matplotlib's ``bar``)
+    broadcasts each argument on its own: the object array comes from the
+    list, not from an Array, and is NumPy's answer for that argument. A
+    single result cowarray cannot hold is refused (:func:`_check_holdable`).
+    """
+    if (
+        type(result) is np.ndarray
+        and result.dtype.kind not in "biufc"
+        and not any(
+            np.may_share_memory(result, source._data)
+            for source in sources
+            if isinstance(source._data, np.ndarray)
+        )
+    ):
+        return result
+    return _wrapped(result, device, sources, foreign)
 
 
 def _writable_as_its_source(result: Any, sources: tuple[Array, ...]) -> Any:
@@ -160,7 +220,7 @@ def _writable_as_its_source(result: Any, sources: tuple[Array, ...]) -> Any:
     must be expanded before any write anyway, and NumPy may warn when such a
     view is made writable (a warning filter is process-wide: not touched here).
     """
-    if type(result) is not np.ndarray or result.flags.writeable:
+    if type(result) is not np.ndarray:
         return result
     base = result.base
     if base is None or any(
@@ -170,7 +230,11 @@ def _writable_as_its_source(result: Any, sources: tuple[Array, ...]) -> Any:
         return result
     for source in sources:
         data = source._data
-        if (base is data or base is data.base) and data.flags.writeable:
+        if base is not data and base is not data.base:
+            continue
+        # (result.flags read only here: reading them warns for np.broadcast_arrays'
+        # views of other arguments, which NumPy marks to warn on write)
+        if not result.flags.writeable and data.flags.writeable:
             # (ValueError: read-only by NumPy's own choice; its writes copy first)
             with contextlib.suppress(ValueError):
                 result.flags.writeable = True
@@ -443,10 +507,13 @@ def _plain_function_call(func: Any, device: Any, args: Any, kwargs: Any) -> Any:
         if value is _NOT_PLAIN:
             return _NOT_PLAIN
     result = getattr(func, "_implementation", func)(*call_args, **call_kwargs)
-    if type(result) is np.ndarray or isinstance(result, np.generic):
+    foreign = tuple(value for value in args if type(value) is np.ndarray) + tuple(
+        value for value in kwargs.values() if type(value) is np.ndarray
+    )
+    if not foreign and (type(result) is np.ndarray or isinstance(result, np.generic)):
         _check_holdable(result)
         return may_view(_writable_as_its_source(result, tuple(sources)), device, tuple(sources))
-    return _wrapped(result, device, tuple(sources))
+    return _wrapped(result, device, tuple(sources), foreign)
 
 
 def array_function(
@@ -479,7 +546,11 @@ def array_function(
         return NotImplemented
     implementation = getattr(func, "_implementation", func) if device.kind == "cpu" else func
     if outs is None:
-        return _wrapped(implementation(*call_args, **call_kwargs), device, tuple(sources))
+        found: list[np.ndarray] = []
+        if device.kind == "cpu":  # (elsewhere NumPy arguments were copied to the device)
+            _foreign_arrays((args, kwargs), found)
+        result = implementation(*call_args, **call_kwargs)
+        return _wrapped(result, device, tuple(sources), tuple(found))
     # (ufunc-based functions such as np.clip take a tuple; the others one array)
     hint = f"; {name} may want out= as one array, not a tuple" if out_is_tuple else ""
     return _into_outs(
@@ -508,7 +579,80 @@ def _write_first_argument(func: Any, device: Any, args: Any, kwargs: Any) -> Non
     target[...] = fresh(scratch, device)
 
 
+class _Snapshot:
+    """The base of :func:`to_numpy`'s ndarray: its memory, read-only, and the
+    lazy clone that keeps that memory's values (a holder: writes to any other
+    value of the buffer copy first, rule 3)."""
+
+    __slots__ = ("__array_interface__", "_value")
+
+    def __init__(self, value: Array) -> None:
+        data = value._data
+        interface = data.__array_interface__
+        self._value = value
+        self.__array_interface__ = {
+            "version": 3,
+            "shape": data.shape,
+            "typestr": interface["typestr"],
+            "descr": interface["descr"],
+            "strides": data.strides,
+            "data": (interface["data"][0], True),  # read-only
+        }
+
+
+def to_numpy(self: Array, dtype: Any = None, copy: bool = False) -> np.ndarray:
+    """The array's values as a NumPy array that no later write changes.
+
+    The spelling of pandas' and xarray's ``to_numpy``, which matplotlib (and
+    other libraries that accept pandas and xarray objects) call to get an
+    ndarray: a 2-D Array then plots one data set per column, as an ndarray
+    does.
+
+    Parameters
+    ----------
+    dtype : dtype, optional
+        The dtype of the result; a different dtype from the array's is a
+        converted copy.
+    copy : bool, default False
+        False: zero-copy where the array is in host memory, a *read-only*
+        ndarray of the array's values (what pandas' ``to_numpy`` gives under
+        Copy-on-Write). It is a lazy clone of the array: a later write to the
+        array copies first, so the ndarray keeps the values it had, and it
+        cannot be written. True: a new, writable ndarray, independent of
+        the array (``np.array(x)``).
+
+    Returns
+    -------
+    numpy.ndarray
+        The values. Unlike ``np.asarray(x)`` (a writable alias of ``x``, see
+        docs/design.md rule 4), it never aliases ``x``.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> x = ca.asarray([1.0, 2.0, 3.0])
+    >>> values = x.to_numpy()
+    >>> x[0] = 100.0
+    >>> values, values.flags.writeable
+    (array([1., 2., 3.]), False)
+    >>> x.to_numpy(copy=True).flags.writeable
+    True
+    """
+    if copy not in (True, False):
+        raise TypeError(f"to_numpy: copy must be True or False, got {copy!r}")
+    target = None if dtype is None else np.dtype(dtype)
+    if self._device.kind != "cpu":  # device memory: its copy to the host is the value
+        self = self.to_device("cpu")
+    if copy or (target is not None and target != self._data.dtype):
+        copied: np.ndarray = self.__array__(dtype=target, copy=True)
+        return copied
+    from ._core.values import lazy_clone
+
+    return np.asarray(_Snapshot(lazy_clone(self)))
+
+
 def register() -> None:
     """Attach the protocols to the Array (called once, by ``cowarray/__init__.py``)."""
     Array.__array_ufunc__ = array_ufunc
     Array.__array_function__ = array_function
+    Array.to_numpy = to_numpy  # type: ignore[attr-defined]

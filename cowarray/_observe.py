@@ -103,6 +103,16 @@ class TraceEvent:
         Where in the user's code (outside cowarray) the event happened.
     thread : str
         The name of the thread it happened in.
+    cause : str
+        For ``materialize``, why it copied: ``"write"`` (a write to a buffer
+        that others hold), ``"exposed"`` (a clone, view or result of memory
+        NumPy, torch or another DLPack peer may write is never shared
+        lazily), ``"import"`` or ``"export"`` (a conversion that copies);
+        ``""`` for the other kinds.
+
+    The ``kind`` values are names for code (``t.count("materialize")``);
+    :attr:`label` and :attr:`description` say the same in plain words, as
+    the table shows them.
 
     Examples
     --------
@@ -116,6 +126,10 @@ class TraceEvent:
     ('share', 0, 8000, '<doctest>:2')
     >>> copy.kind, copy.nbytes, copy.shape, copy.buffer_id == ca.cow_info(x).buffer_id
     ('materialize', 8000, (1000,), True)
+    >>> copy.cause, copy.label
+    ('write', 'copied before a write')
+    >>> print(copy.description)
+    a write to a buffer other arrays hold first copied the part it writes (old -> new)
     """
 
     kind: str
@@ -128,6 +142,17 @@ class TraceEvent:
     filename: str
     lineno: int
     thread: str
+    cause: str = ""
+
+    @property
+    def label(self) -> str:
+        """The event in a few plain words, as the trace's table shows it."""
+        return _LABELS[_label_key(self)][0]
+
+    @property
+    def description(self) -> str:
+        """One plain sentence: what happened and what it cost."""
+        return _LABELS[_label_key(self)][1]
 
     @property
     def copied_nbytes(self) -> int:
@@ -258,6 +283,9 @@ def _make_event(kind: str, holder: Any, buffer: cow.Buffer | None, nbytes: int) 
         dtype = _dtype_names.get(data.dtype)
         if dtype is None:
             dtype = _dtype_names[data.dtype] = str(data.dtype)
+    cause = _CAUSES.get(kind, "")
+    if cause:
+        kind = "materialize"  # a trace shows every copy as one kind; cause says why
     new_id = None
     if kind == "materialize" and data is not None:
         # The writer now holds the copy; ids belong to the memory's owner, so
@@ -274,6 +302,7 @@ def _make_event(kind: str, holder: Any, buffer: cow.Buffer | None, nbytes: int) 
         filename=frame.f_code.co_filename if frame is not None else "<unknown>",
         lineno=frame.f_lineno if frame is not None else 0,
         thread=threading.current_thread().name,
+        cause=cause,
     )
 
 
@@ -297,11 +326,11 @@ class _Dispatcher:
         if not traces and not warn:
             return
         # A trace shows every copy as "materialize"; only the warning says why.
-        event = _make_event("materialize" if copied else kind, holder, buffer, nbytes)
+        event = _make_event(kind, holder, buffer, nbytes)
         if warn:
             # First, so that a warning raised as an error (which refuses the
             # copy) leaves no event for a copy that never took effect.
-            _warn(event, kind)
+            _warn(event)
         for recording in traces:
             recording._add(event)
 
@@ -311,6 +340,13 @@ _DISPATCHER = _Dispatcher()
 #: memory that cannot be shared lazily, and an import's copy (DLPack, torch,
 #: asarray of foreign data). All count as copies; only the warning tells them apart.
 _COPY_KINDS = frozenset({"materialize", "eager_copy", "import_copy", "export_copy"})
+#: The core's copy kind -> the event's ``cause``.
+_CAUSES = {
+    "materialize": "write",
+    "eager_copy": "exposed",
+    "import_copy": "import",
+    "export_copy": "export",
+}
 
 
 def _refresh_observer() -> None:
@@ -319,22 +355,22 @@ def _refresh_observer() -> None:
     cow.observer = _DISPATCHER if looking else None
 
 
-def _warn(event: TraceEvent, kind: str) -> None:
+def _warn(event: TraceEvent) -> None:
     _, level = _user_frame()
     source = f"buffer {event.buffer}" if event.buffer is not None else "its buffer"
     copied = f"{event.nbytes} bytes (region {event.shape}, {event.dtype})"
-    if kind == "eager_copy":
+    if event.cause == "exposed":
         message = (
             f"copied {copied} out of {source} at once: memory outside cowarray (a "
             "DLPack consumer or producer) may write that buffer, so it is not shared lazily"
         )
-    elif kind == "import_copy":
+    elif event.cause == "import":
         message = (
             f"an import copied {copied}: the new array has its own copy of the data "
             "(copy=True, asarray of a NumPy array, tensor or buffer, a move to another "
             "device, or memory a cowarray value already aliases)"
         )
-    elif kind == "export_copy":
+    elif event.cause == "export":
         message = (
             f"an export copied {copied}: the consumer gets its own copy (np.array(x), "
             "copy=True, a layout consumers refuse, or device data copied to the host)"
@@ -342,6 +378,25 @@ def _warn(event: TraceEvent, kind: str) -> None:
     else:
         message = f"a write copied {copied} out of shared {source}"
     warnings.warn(message, CopyWarning, stacklevel=level)
+
+
+def format_bytes(nbytes: int) -> str:
+    """A byte count as people read it: ``80 bytes``, ``8.0 kB``, ``8.0 MB`` (powers of 1000).
+
+    Examples
+    --------
+    >>> from cowarray._observe import format_bytes
+    >>> format_bytes(80), format_bytes(8000), format_bytes(8_000_000), format_bytes(1)
+    ('80 bytes', '8.0 kB', '8.0 MB', '1 byte')
+    """
+    if nbytes < 1000:
+        return "1 byte" if nbytes == 1 else f"{nbytes} bytes"
+    size = nbytes / 1000
+    for unit in ("kB", "MB", "GB"):
+        if size < 999.95:  # (999.96 kB would print as 1000.0 kB)
+            return f"{size:.1f} {unit}"
+        size /= 1000
+    return f"{size:.1f} TB"
 
 
 # -- trace ---------------------------------------------------------------------
@@ -432,42 +487,54 @@ class Trace:
     def _summary(self) -> str:
         n = len(self)
         copies = self.copies
+        copied = self.bytes_copied
+        size = f"{copied} bytes copied"
+        if copied >= 1000:
+            size += f" ({format_bytes(copied)})"
         return (
-            f"{n} event{'' if n == 1 else 's'}, {copies} cop{'y' if copies == 1 else 'ies'}, "
-            f"{self.bytes_copied} bytes copied"
+            f"{n} event{'' if n == 1 else 's'}, {copies} cop{'y' if copies == 1 else 'ies'}, {size}"
         )
 
-    def _rows(self) -> list[tuple[str, ...]]:
-        """The table's header and one row of cells per event."""
+    def _rows(self) -> tuple[list[tuple[str, ...]], list[str]]:
+        """The table's header, one row of cells per user-visible event, and
+        the legend: one line for each kind of event in the table."""
         events = self.events
         threaded = len({e.thread for e in events}) > 1
         rows: list[tuple[str, ...]] = [_COLUMNS + (("thread",) if threaded else ())]
-        for number, e in enumerate(events, 1):
+        legend: dict[str, str] = {}
+        for first, last, e in _user_events(events):
+            label = e.label
+            legend.setdefault(f"{label} ({e.kind})", e.description)
+            if last > first:
+                label += f" (x{last - first + 1})"
+                legend.setdefault(_TWICE, _TWICE_MEANS)
             buffer = e.buffer or "-"
             if e.new_buffer_id is not None:
                 buffer += " -> " + buffer_name(e.new_buffer_id)
-            region = "-" if e.shape is None else str(e.shape)
+            array = "whole buffer" if e.shape is None else f"{e.shape} {e.dtype}"
             row = (
-                str(number),
-                e.kind,
-                str(e.copied_nbytes),
-                str(e.region_nbytes),
-                region,
-                e.dtype or "-",
+                str(first) if last == first else f"{first}-{last}",
+                label,
+                format_bytes(e.copied_nbytes) if e.kind == "materialize" else "-",
+                format_bytes(e.region_nbytes),
+                array,
                 buffer,
                 e.where,
             )
             rows.append((*row, e.thread) if threaded else row)
-        return rows
+        return rows, [f"{label}: {text}" for label, text in legend.items()]
 
     def __str__(self) -> str:
         """A table: one line per event, buffers named as everywhere (:func:`buffer_name`).
 
-        ``copied`` is the bytes the event copied, ``concerned`` the bytes of
-        the region it concerns. A ``thread`` column appears when the events
-        come from several threads.
+        ``copied`` is what the event copied, ``size`` the bytes of the
+        ``array`` it concerns (for a share, the array shared from): what a
+        copy of it would cost. Several shares by one line (a view and a lazy
+        clone of it) are one row, numbered ``1-2``. A ``thread`` column
+        appears when the events come from several threads. Under the total,
+        one line says in plain words what each kind of event in the table is.
         """
-        rows = self._rows()
+        rows, legend = self._rows()
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
         lines = [
             "  ".join(
@@ -477,30 +544,107 @@ class Trace:
             for row in rows
         ]
         lines.append(self._summary())
+        lines.extend(legend)
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        """The table as HTML, for notebooks."""
-        rows = self._rows()
+        """The table as HTML, for notebooks: each event's description is its
+        row's tooltip, and the legend is under the table."""
+        rows, legend = self._rows()
 
         def cells(row: tuple[str, ...], tag: str) -> str:
             return "".join(
                 f'<{tag} style="text-align:{"right" if i in _NUMERIC else "left"};'
-                f'padding:0.1em 0.6em">{html.escape(cell)}</{tag}>'
+                f'padding:0.1em 0.6em;white-space:nowrap">{html.escape(cell)}</{tag}>'
                 for i, cell in enumerate(row)
             )
 
         body = "".join(f"<tr>{cells(row, 'td')}</tr>" for row in rows[1:])
+        notes = "".join(f"<br>{html.escape(line)}" for line in legend)
         return (
             '<table class="cowarray-trace" style="font-variant-numeric:tabular-nums">'
             f"<thead><tr>{cells(rows[0], 'th')}</tr></thead><tbody>{body}</tbody>"
             '<caption style="caption-side:bottom;text-align:left;padding:0.3em 0.6em">'
-            f"{html.escape(self._summary())}</caption></table>"
+            f"{html.escape(self._summary())}{notes}</caption></table>"
         )
 
 
-_COLUMNS = ("#", "event", "copied", "concerned", "region", "dtype", "buffer", "where")
+_COLUMNS = ("#", "event", "copied", "size", "array", "buffer", "where")
 _NUMERIC = frozenset({0, 2, 3})  # numbers align right
+
+#: (kind, cause) -> (label, description): the plain words of each event.
+_LABELS: dict[tuple[str, str], tuple[str, str]] = {
+    ("share", ""): (
+        "shared, no copy",
+        "a view or lazy clone of this array now shares its buffer; nothing is copied",
+    ),
+    ("materialize", "write"): (
+        "copied before a write",
+        "a write to a buffer other arrays hold first copied the part it writes (old -> new)",
+    ),
+    ("materialize", "exposed"): (
+        "copied, not shared",
+        "NumPy or torch may write this memory, so the new array got its own copy at once",
+    ),
+    ("materialize", "import"): (
+        "copied on import",
+        "the imported data was copied into a buffer of the new array",
+    ),
+    ("materialize", "export"): (
+        "copied on export",
+        "the consumer (NumPy, torch, ...) got its own copy of the data",
+    ),
+    ("takeover", ""): (
+        "written in place",
+        "the only holder left wrote into its buffer directly; nothing is copied",
+    ),
+    ("export", ""): (
+        "lent to NumPy/torch",
+        "NumPy or torch now uses this buffer and may write it (exposed): both see writes",
+    ),
+    ("import", ""): (
+        "using NumPy/torch memory",
+        "the new array uses memory that NumPy or torch may still write (foreign)",
+    ),
+    ("exposure_end", ""): (
+        "given back by NumPy/torch",
+        "NumPy or torch let go of the buffer: it is no longer exposed",
+    ),
+}
+_TWICE = "(xN)"
+_TWICE_MEANS = "one line shared the buffer N times: lazy_clone(x[:2]) takes a view, then clones it"
+
+
+def _label_key(event: TraceEvent) -> tuple[str, str]:
+    key = (event.kind, event.cause)
+    if key in _LABELS:
+        return key
+    if event.kind == "materialize":
+        return ("materialize", "write")  # (made by hand without a cause)
+    return key if (event.kind, "") not in _LABELS else (event.kind, "")
+
+
+def _user_events(
+    events: tuple[TraceEvent, ...],
+) -> list[tuple[int, int, TraceEvent]]:
+    """``(first, last, event)`` for each row: consecutive shares of one buffer
+    by one line on one thread are one row (``lazy_clone(x[:2])`` takes a view,
+    then clones it), shown by its last event (the region nearest the result).
+    Numbers count from 1, as the table does."""
+    grouped: list[tuple[int, int, TraceEvent]] = []
+    for number, event in enumerate(events, 1):
+        if grouped and event.kind == "share":
+            first, last, previous = grouped[-1]
+            if (
+                previous.kind == "share"
+                and last == number - 1
+                and (previous.buffer_id, previous.filename, previous.lineno, previous.thread)
+                == (event.buffer_id, event.filename, event.lineno, event.thread)
+            ):
+                grouped[-1] = (first, number, event)
+                continue
+        grouped.append((number, number, event))
+    return grouped
 
 
 def buffer_letter(n: int) -> str:
@@ -551,11 +695,15 @@ def trace() -> Trace:
     ...     y[:10] = 1.0
     >>> t.copies, t.bytes_copied
     (1, 8000)
-    >>> print(t)
-    #  event        copied  concerned  region   dtype    buffer  where
-    1  share             0       8000  (1000,)  float64  A       <doctest>:2
-    2  materialize    8000       8000  (1000,)  float64  A -> B  <doctest>:3
-    2 events, 1 copy, 8000 bytes copied
+    >>> print(t)  # doctest: +NORMALIZE_WHITESPACE
+    #  event                  copied    size  array            buffer  where
+    1  shared, no copy             -  8.0 kB  (1000,) float64  A       <doctest>:2
+    2  copied before a write  8.0 kB  8.0 kB  (1000,) float64  A -> B  <doctest>:3
+    2 events, 1 copy, 8000 bytes copied (8.0 kB)
+    shared, no copy (share): a view or lazy clone of this array now shares its
+    buffer; nothing is copied
+    copied before a write (materialize): a write to a buffer other arrays hold
+    first copied the part it writes (old -> new)
     """
     return Trace()
 

@@ -15,9 +15,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._core import cow
 from ._backends import _pages
 from ._backends.numpy import NUMPY_BACKEND
+from ._core import cow
 
 __all__ = ["DEFAULT_THRESHOLD", "PageCow", "page_cow_settings", "set_page_cow"]
 

@@ -8,6 +8,7 @@ holder). SVG is written by hand, so nothing heavy is imported.
 from __future__ import annotations
 
 import html
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,19 +17,34 @@ from typing import Any
 
 import numpy as np
 
-from ._core import cow
 from ._array import Array
-from ._observe import buffer_name
+from ._core import cow
+from ._observe import buffer_name, format_bytes
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 __all__ = ["PictureArray", "PictureBuffer", "SharingPicture", "sharing_picture"]
 
-# Fill colours of buffer boxes, by state (the legend names them).
+# Fill colours of buffer boxes, by state, and what the legend says of each.
 _STATE_COLOURS = {
     "private": "#e8f5e9",
     "shared": "#e3f2fd",
     "exposed": "#fff3e0",
     "foreign": "#f3e5f5",
 }
+_STATE_MEANINGS = {
+    "private": "one holder, a write goes in place",
+    "shared": "several holders, a write copies first",
+    "exposed": "lent to NumPy/torch, they may write it",
+    "foreign": "NumPy's/torch's memory, they may write it",
+}
+# What the box beside an exposed or foreign buffer says: the other side.
+_OUTSIDE = {
+    "exposed": ("NumPy array / torch tensor", "shares it: both see writes"),
+    "foreign": ("NumPy array / torch tensor", "owns it, may still write it"),
+}
+_VIEWED = "#1565c0"  # the part of its buffer an array views
+_VIEWED_FOREIGN = "#8e24aa"  # the same, in memory from outside cowarray
 
 
 @dataclass(frozen=True)
@@ -92,9 +108,8 @@ class SharingPicture:
             lines.append(f"buffer {buf.label}: {_describe(buf)}")
             for name in buf.arrays:
                 a = by_name[name]
-                lines.append(
-                    f"  {name.ljust(width)}  {a.shape} {a.dtype}, views {a.view_nbytes} bytes"
-                )
+                views = format_bytes(a.view_nbytes)
+                lines.append(f"  {name.ljust(width)}  {a.shape} {a.dtype}, views {views}")
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -122,72 +137,139 @@ class SharingPicture:
         return "\n".join(lines)
 
     def to_svg(self) -> str:
-        """An SVG drawing: arrays on the left, arrows to the buffers they view."""
-        row, box_h, left_w, right_w, gap = 60, 46, 220, 280, 90
-        rows = max(len(self.arrays), len(self.buffers), 1)
-        width = 20 + left_w + gap + right_w + 20
-        height = 20 + rows * row + 30
-        parts = [
+        """An SVG drawing: each buffer with the arrays that view it, and a legend.
+
+        Arrays are boxes on the left, grouped by buffer, each with an arrow
+        to its buffer and a bar that marks the part of the buffer it views
+        (purple for memory from outside cowarray). An exposed or foreign
+        buffer has a box on the right for the NumPy array or torch tensor
+        that shares its memory.
+        """
+        row, box_h, left_w, mid_w, side_w, gap = 60, 46, 230, 270, 230, 70
+        left_x, mid_x = 20, 20 + left_w + gap
+        side_x = mid_x + mid_w + gap
+        outside = any(b.state in _OUTSIDE for b in self.buffers)
+        width = (side_x + side_w if outside else mid_x + mid_w) + 20
+        width = max(width, 790)  # the legend's width
+        by_name = {a.name: a for a in self.arrays}
+        parts: list[str] = []
+        arrays: list[str] = []
+        buffers: list[str] = []
+        y = 20
+        for b in self.buffers:
+            top = y
+            for name in b.arrays:
+                a = by_name[name]
+                colour = _VIEWED_FOREIGN if b.state == "foreign" else _VIEWED
+                arrays.append(
+                    f'<g class="array"><title>{_esc(a.name)}: {a.shape} {a.dtype}, views '
+                    f"{format_bytes(a.view_nbytes)}</title>"
+                    f'<rect x="{left_x}" y="{y}" width="{left_w}" height="{box_h}" rx="4" '
+                    'fill="#ffffff" stroke="#333"/>'
+                    f'<text x="{left_x + 8}" y="{y + 16}" font-weight="bold">'
+                    f"{_esc(_fit(a.name))}</text>"
+                    f'<text x="{left_x + 8}" y="{y + 32}">'
+                    f"{_esc(_fit(f'{a.shape} {a.dtype}'))}</text>"
+                    f"{_span_bar(a, b.nbytes, left_x + 8, y + 37, left_w - 16, colour)}</g>"
+                )
+                middle = y + box_h / 2
+                # Straight across, each into its own point of the buffer's edge.
+                parts.append(
+                    f'<line x1="{left_x + left_w}" y1="{middle}" x2="{mid_x - 2}" y2="{middle}" '
+                    'stroke="#555" marker-end="url(#arrow)"/>'
+                )
+                y += row
+            bottom = y - row + box_h
+            buffers.append(_buffer_box(b, mid_x, top, mid_w, bottom - top))
+            if b.state in _OUTSIDE:
+                parts.append(_outside_box(b, mid_x + mid_w, side_x, top, side_w, box_h))
+        legend_y = max(y, 20 + row) + 10
+        height = legend_y + 4 * 18 + 10
+        head = [
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}" font-family="monospace" font-size="12">',
-            '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" '
-            'markerWidth="8" markerHeight="8" orient="auto-start-reverse">'
+            '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" '
+            'markerWidth="7" markerHeight="7" orient="auto-start-reverse">'
             '<path d="M 0 0 L 10 5 L 0 10 z" fill="#555"/></marker></defs>',
         ]
-        buffer_y = {b.label: 20 + i * row for i, b in enumerate(self.buffers)}
-        buffer_bytes = {b.label: b.nbytes for b in self.buffers}
-        right_x = 20 + left_w + gap
-        for i, a in enumerate(self.arrays):
-            y = 20 + i * row
-            parts.append(
-                f'<g class="array"><title>{_esc(a.name)}: {a.shape} {a.dtype}, views '
-                f"{a.view_nbytes} bytes</title>"
-                f'<rect x="20" y="{y}" width="{left_w}" height="{box_h}" rx="4" '
-                'fill="#ffffff" stroke="#333"/>'
-                f'<text x="28" y="{y + 16}" font-weight="bold">{_esc(_fit(a.name))}</text>'
-                f'<text x="28" y="{y + 32}">{_esc(_fit(f"{a.shape} {a.dtype}"))}</text>'
-                f"{_span_bar(a, buffer_bytes[a.buffer], 28, y + 37, left_w - 16)}</g>"
-            )
-            target = buffer_y[a.buffer] + box_h / 2
-            parts.append(
-                f'<line x1="{20 + left_w}" y1="{y + box_h / 2}" x2="{right_x}" y2="{target}" '
-                'stroke="#555" marker-end="url(#arrow)"/>'
-            )
-        for b in self.buffers:
-            y = buffer_y[b.label]
-            colour = _STATE_COLOURS.get(b.state, "#ffffff")
-            parts.append(
-                f'<g class="buffer"><title>buffer id {b.buffer_id}</title>'
-                f'<rect x="{right_x}" y="{y}" width="{right_w}" height="{box_h}" rx="4" '
-                f'fill="{colour}" stroke="#333"/>'
-                f'<text x="{right_x + 8}" y="{y + 16}" font-weight="bold">'
-                f"buffer {_esc(b.label)} ({_esc(b.state)})</text>"
-                f'<text x="{right_x + 8}" y="{y + 32}">'
-                f"{_esc(_holders_text(b))}, {b.nbytes} bytes</text></g>"
-            )
-        x = 20
-        for state, colour in _STATE_COLOURS.items():
-            parts.append(
-                f'<rect x="{x}" y="{height - 21}" width="12" height="12" fill="{colour}" '
-                f'stroke="#333"/><text x="{x + 16}" y="{height - 11}" fill="#333">{state}</text>'
-            )
-            x += 24 + 8 * len(state)
-        parts.append("</svg>")
-        return "".join(parts)
+        legend = _legend(legend_y)
+        return "".join([*head, *arrays, *buffers, *parts, *legend, "</svg>"])
 
 
-def _span_bar(array: PictureArray, nbytes: int, x: int, y: int, width: int) -> str:
+def _buffer_box(b: PictureBuffer, x: int, y: int, width: int, height: int) -> str:
+    colour = _STATE_COLOURS.get(b.state, "#ffffff")
+    return (
+        f'<g class="buffer"><title>buffer {_esc(b.label)}, id {b.buffer_id}: '
+        f"{_esc(_STATE_MEANINGS.get(b.state, b.state))}</title>"
+        f'<rect x="{x}" y="{y}" width="{width}" height="{height}" rx="4" '
+        f'fill="{colour}" stroke="#333"/>'
+        f'<text x="{x + 8}" y="{y + 16}" font-weight="bold">'
+        f"buffer {_esc(b.label)} ({_esc(b.state)})</text>"
+        f'<text x="{x + 8}" y="{y + 32}">'
+        f"{_esc(_holders_text(b))}, {format_bytes(b.nbytes)}</text></g>"
+    )
+
+
+def _outside_box(b: PictureBuffer, x0: int, x: int, y: int, width: int, height: int) -> str:
+    """The other side of an exposed or foreign buffer: memory NumPy or torch holds too."""
+    first, second = _OUTSIDE[b.state]
+    middle = y + height / 2
+    return (
+        f'<g class="outside"><title>outside cowarray: {_esc(first)} that shares buffer '
+        f"{_esc(b.label)}</title>"
+        f'<line x1="{x0 + 2}" y1="{middle}" x2="{x - 2}" y2="{middle}" stroke="#555" '
+        'stroke-dasharray="4 3" marker-start="url(#arrow)" marker-end="url(#arrow)"/>'
+        f'<rect x="{x}" y="{y}" width="{width}" height="{height}" rx="4" '
+        'fill="#ffffff" stroke="#333" stroke-dasharray="4 3"/>'
+        f'<text x="{x + 8}" y="{y + 16}" font-weight="bold">{_esc(first)}</text>'
+        f'<text x="{x + 8}" y="{y + 32}">{_esc(second)}</text></g>'
+    )
+
+
+def _legend(y: float) -> list[str]:
+    """What the bars and the colours mean: the viewed part, then each state."""
+    parts = ['<g class="legend" fill="#333">']
+    x = 20
+    for colour, text in (
+        (_VIEWED, "the part of its buffer an array views"),
+        (_VIEWED_FOREIGN, "the same, in memory from NumPy/torch"),
+    ):
+        parts.append(
+            f'<rect x="{x}" y="{y + 4}" width="36" height="4" fill="#e0e0e0"/>'
+            f'<rect x="{x + 12}" y="{y + 4}" width="12" height="4" fill="{colour}"/>'
+            f'<text x="{x + 44}" y="{y + 10}">{_esc(text)}</text>'
+        )
+        x += 380
+    for i, (state, colour) in enumerate(_STATE_COLOURS.items()):
+        sx, sy = 20 + 380 * (i % 2), y + 18 * (1 + i // 2) + 4
+        parts.append(
+            f'<rect x="{sx}" y="{sy}" width="12" height="12" fill="{colour}" stroke="#333"/>'
+            f'<text x="{sx + 18}" y="{sy + 10}">{state}: {_esc(_STATE_MEANINGS[state])}</text>'
+        )
+    parts.append(
+        f'<text x="20" y="{y + 18 * 3 + 18}">holders: the arrays (shown or not) and NumPy '
+        "exports that use the buffer</text></g>"
+    )
+    return parts
+
+
+def _span_bar(array: PictureArray, nbytes: int, x: int, y: int, width: int, colour: str) -> str:
     """A bar as wide as the buffer, filled over the bytes the array views."""
     if array.span is None or nbytes <= 0:
-        return ""
+        return (
+            f'<g class="region"><title>which bytes of buffer {_esc(array.buffer)} it views '
+            "is not known here (memory NumPy cannot see)</title>"
+            f'<rect x="{x}" y="{y}" width="{width}" height="4" fill="none" stroke="{colour}" '
+            'stroke-width="0.8" stroke-dasharray="3 2"/></g>'
+        )
     start, stop = array.span
     x0 = x + width * start / nbytes
     w = max(width * (stop - start) / nbytes, 3.0)  # a few elements stay visible
     return (
         f'<g class="region"><title>views bytes {start} to {stop} of buffer '
-        f"{_esc(array.buffer)} ({nbytes} bytes)</title>"
+        f"{_esc(array.buffer)} ({format_bytes(nbytes)})</title>"
         f'<rect x="{x}" y="{y}" width="{width}" height="4" fill="#e0e0e0"/>'
-        f'<rect x="{x0:.1f}" y="{y}" width="{w:.1f}" height="4" fill="#1565c0"/></g>'
+        f'<rect x="{x0:.1f}" y="{y}" width="{w:.1f}" height="4" fill="{colour}"/></g>'
     )
 
 
@@ -197,11 +279,17 @@ def _view_span(array: Array) -> tuple[int, int] | None:
     owner: Any = array._device.backend.memory_owner(data)
     try:
         low, high = np.lib.array_utils.byte_bounds(data)
+    except (AttributeError, TypeError, ValueError):
+        return None  # memory NumPy cannot see (a GPU's)
+    try:
         if not hasattr(owner, "__array_interface__"):
             owner = np.frombuffer(owner, np.uint8)
         base, _ = np.lib.array_utils.byte_bounds(owner)
     except (AttributeError, TypeError, ValueError):
-        return None  # memory NumPy cannot see (a GPU's)
+        # An owner NumPy cannot read (a torch tensor): an array as large as
+        # its buffer views all of it.
+        nbytes = array._device.backend.owner_nbytes(data)
+        return (0, nbytes) if high - low == nbytes == data.nbytes else None
     return int(low - base), int(high - base)
 
 
@@ -214,7 +302,7 @@ def _holders_text(buf: PictureBuffer) -> str:
 
 
 def _describe(buf: PictureBuffer) -> str:
-    return f"{buf.state}, {_holders_text(buf)}, {buf.nbytes} bytes"
+    return f"{buf.state}, {_holders_text(buf)}, {format_bytes(buf.nbytes)}"
 
 
 def _fit(text: str, width: int = 28) -> str:
@@ -309,14 +397,17 @@ def sharing_picture(
     >>> window = x[:10]
     >>> z = x + 1
     >>> print(ca.sharing_picture(x=x, window=window, z=z))
-    buffer A: shared, 2 holders, 8000 bytes
-      x       (1000,) float64, views 8000 bytes
+    buffer A: shared, 2 holders, 8.0 kB
+      x       (1000,) float64, views 8.0 kB
       window  (10,) float64, views 80 bytes
-    buffer B: private, 1 holder, 8000 bytes
-      z       (1000,) float64, views 8000 bytes
+    buffer B: private, 1 holder, 8.0 kB
+      z       (1000,) float64, views 8.0 kB
     """
     if names is None:
-        names = _caller_names(arrays, named, sys._getframe(1))
+        frame: FrameType | None = sys._getframe(1)
+        while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+            frame = frame.f_back  # (a wrapper of cowarray's own between)
+        names = _caller_names(arrays, named, frame)
     elif isinstance(names, str) or len(names) != len(arrays):
         raise ValueError(
             f"sharing_picture: names must give one name per array ({len(arrays)}), got {names!r}"

@@ -20,10 +20,12 @@ from typing import Any
 
 import numpy as np
 
-from ._array import Array, new_array
+from ._array import Array
 from ._backends.base import RandomSource
+from ._core.values import fresh
 from ._devices import Device
 from ._dtypes import ALL_DTYPES, float32, float64, int64, to_dtype
+from ._errors import not_an_array
 from ._ops._args import normalize_axis, normalize_shape
 from ._ops.creation import _device_or_default
 from ._ops.manipulation import broadcast_shapes
@@ -130,7 +132,7 @@ class Generator:
             data = backend.copy(data)  # never a view of an argument's memory
         if data.dtype not in ALL_DTYPES:  # pragma: no cover - the backends draw standard dtypes
             raise TypeError(f"the backend drew an unsupported dtype {data.dtype}")
-        return new_array(data, None, self._device)
+        return fresh(data, self._device)
 
     def _array_data(self, value: Array, name: str, function: str) -> Any:
         if value._device is not self._device:
@@ -155,10 +157,7 @@ class Generator:
         if isinstance(value, np.generic) and value.dtype.kind in kinds:
             value = value.item()
         if isinstance(value, bool) or not isinstance(value, int if integer else (int, float)):
-            raise TypeError(
-                f"{function}: {name} must be {words} or a cowarray Array, "
-                f"got {type(value).__name__}"
-            )
+            raise not_an_array(function, name, value, f"{words} or a cowarray Array")
         return value
 
     def _invalid(self, value: Any, test: Any) -> bool:
@@ -578,10 +577,7 @@ class Generator:
         cowarray.Array([1, 2, 3, 4], dtype=int64)
         """
         if type(x) is not Array:
-            raise TypeError(
-                f"shuffle: x must be a cowarray Array, got {type(x).__name__}; "
-                "for an int use permutation()"
-            )
+            raise not_an_array("shuffle", "x", x, "a cowarray Array (for an int use permutation())")
         data = self._array_data(x, "x", "shuffle")
         if x.ndim == 0:
             raise ValueError("shuffle: x must have at least one axis")

@@ -54,7 +54,10 @@ import sys
 import threading
 import warnings
 import weakref
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    import ast
 
 __all__ = ["ViewWriteWarning"]
 
@@ -146,15 +149,28 @@ def lives_beside_its_family(holder: Any) -> bool:
 
 
 class _Pending:
-    """A view write to report on the thread that made it (``thread``)."""
+    """A view write to report on the thread that made it (``thread``).
 
-    __slots__ = ("filename", "holder", "lineno", "module_globals", "thread", "what")
+    ``site`` is the code object and instruction offset that wrote, when
+    known: the report reads the user's source there to name the variables
+    (:func:`_describe_write`). A code object keeps no locals alive.
+    """
 
-    def __init__(self, holder: Any, what: str, where: Location, thread: int) -> None:
+    __slots__ = ("filename", "holder", "lineno", "module_globals", "site", "thread", "what")
+
+    def __init__(
+        self,
+        holder: Any,
+        what: str,
+        where: Location,
+        thread: int,
+        site: tuple[Any, int] | None = None,
+    ) -> None:
         self.holder = holder
         self.what = what
         self.filename, self.lineno, self.module_globals = where
         self.thread = thread
+        self.site = site
 
 
 #: Every thread's view writes waiting to be reported, in the order found,
@@ -377,7 +393,13 @@ def note_in_place_write(holder: Any, value: object, what: str) -> None:
         flush()
     frame = _outside_frame()
     where = _location(frame)
+    site = _site(frame)
     kind = _NO_WRITE_BACK if frame is None else _write_back(frame)
+    if kind == _THROUGH_ITS_NAME and not _may_store_into_family(frame, holder):
+        # ``v *= s`` and then ``lst[k] = v`` into something that is not v's
+        # family: no write-back will settle it, so report it now rather
+        # than at this thread's next cowarray operation, after other output.
+        kind = _NO_WRITE_BACK
     del frame
     # (under a tracer the locals of the frames between may be held by their
     # f_locals dictionaries: the count says nothing, the code does)
@@ -391,9 +413,9 @@ def note_in_place_write(holder: Any, value: object, what: str) -> None:
     if kind != _NO_WRITE_BACK:
         if not hasattr(_THREAD, "end"):
             _THREAD.end = _ThreadEnd()
-        PENDING.append(_Pending(holder, what, where, me))
+        PENDING.append(_Pending(holder, what, where, me, site))
         return
-    _report(_Pending(None, what, where, 0))
+    _report(_Pending(None, what, where, 0, site))
 
 
 def calibrate_at_import() -> None:
@@ -406,14 +428,14 @@ def calibrate_at_import() -> None:
     counters or buffer names: no observer looks, and the counters are put back."""
     global _TEMPORARY_COUNT
     from ._core import cow
-    from ._array import new_array
+    from ._core.values import private
     from ._devices import CPU
 
     before = cow.COUNTERS.snapshot()
     observer, cow.observer = cow.observer, None
     counts = _CALIBRATING[_get_ident()] = []
     try:
-        base = new_array(CPU.backend.xp.zeros((2, 2)), None, CPU)
+        base = private(CPU.backend.xp.zeros((2, 2)), CPU)
         exec(_CALIBRATION, {"base": base, "views": [base[1]]})  # (constant code)
     finally:
         del _CALIBRATING[_get_ident()]
@@ -435,7 +457,10 @@ def note_write(holder: Any, value: object, what: str) -> None:
         return
     if PENDING:
         flush()
-    _report(_Pending(None, what, writing_location(), 0))
+    frame = _outside_frame()
+    where, site = _location(frame), _site(frame)
+    del frame
+    _report(_Pending(None, what, where, 0, site))
 
 
 def settle(target: Any, value: object) -> None:
@@ -484,16 +509,283 @@ def flush() -> None:
 def _report(pending: _Pending) -> None:
     registry = pending.module_globals.setdefault("__warningregistry__", {})
     warnings.warn_explicit(
-        f"{pending.what} changed only this view, not the array it was taken from, "
-        "which is still alive: NumPy would have changed both (cowarray arrays are "
-        "values). Write that array itself (x[k] += d, not v = x[k]; v += d), or "
-        "take lazy_clone(x[k]) if a separate value was meant; see "
-        "docs/compatibility.md",
+        _message(pending),
         ViewWriteWarning,
         pending.filename,
         pending.lineno,
         registry=registry,
     )
+
+
+# -- naming the write in the warning: the user's own code ------------------------------
+
+
+def _site(frame: Any) -> tuple[Any, int] | None:
+    return None if frame is None else (frame.f_code, frame.f_lasti)
+
+
+#: Containers that never write a value back into a cowarray array.
+_NOT_WRITE_BACKS: Final = (list, dict, tuple)
+_UNKNOWN: Final = object()
+
+
+def _may_store_into_family(frame: Any, holder: Any) -> bool:
+    """For ``v *= s`` followed by the statement ``c[k] = v``: False when ``c``
+    is known not to be an array of ``v``'s family (a list, a dict, a NumPy
+    array, an array of another family), so that no write-back will settle
+    the report; True when it is, or when it cannot be known without running
+    code (an attribute, a function's local on CPython before 3.13, where
+    reading one would keep every local alive)."""
+    try:
+        container = _store_container(frame)
+    except Exception:  # (bytecode this does not know)
+        return True
+    if container is _UNKNOWN:
+        return True
+    from ._array import Array
+
+    if type(container) is Array:
+        family = container._family
+        token = family if type(family) is _Views else getattr(family, "views", None)
+        return token is not None and token is holder._family
+    return not isinstance(container, _NOT_WRITE_BACKS) and type(container).__name__ != "ndarray"
+
+
+def _store_container(frame: Any) -> object:
+    """The object the statement after ``v *= s`` stores into, if it is named
+    by a plain variable that can be read without side effects."""
+    import dis
+
+    instructions = iter(dis.get_instructions(frame.f_code))
+    for instruction in instructions:
+        if instruction.offset == frame.f_lasti:
+            break
+    stack: list[tuple[str, str] | None] = []
+    for instruction in instructions:  # the in-place result's store
+        if instruction.opname in _STACK_SHUFFLES:
+            continue
+        if instruction.opname == "STORE_FAST_LOAD_FAST":
+            stack.append(("FAST", instruction.argval[1]))
+        break
+    for instruction in instructions:
+        opname = instruction.opname
+        if opname in ("NOP", "CACHE", "EXTENDED_ARG"):
+            continue
+        if opname in _NAME_LOADS:
+            stack.append((_NAME_LOADS[opname], instruction.argval))
+        elif opname in _PAIRED_LOADS:
+            stack.extend(("FAST", name) for name in instruction.argval)
+        elif opname in _CONSTANT_LOADS or opname == "LOAD_ATTR":
+            if opname == "LOAD_ATTR" and stack:
+                stack.pop()
+            stack.append(None)
+        elif opname in ("BUILD_SLICE", "BUILD_TUPLE"):
+            del stack[len(stack) - (instruction.arg or 0) :]
+            stack.append(None)
+        elif opname in ("STORE_SUBSCR", "STORE_SLICE"):
+            return _read_variable(frame, stack[1]) if len(stack) > 1 else _UNKNOWN
+        else:
+            return _UNKNOWN
+    return _UNKNOWN
+
+
+def _read_variable(frame: Any, variable: tuple[str, str] | None) -> object:
+    if variable is None:
+        return _UNKNOWN
+    kind, name = variable
+    if kind == "GLOBAL" or (kind == "NAME" and not frame.f_code.co_flags & _CO_OPTIMIZED):
+        # Module and class bodies: f_locals is their namespace itself, no copy.
+        scopes = (frame.f_locals, frame.f_globals, frame.f_builtins)
+    elif kind in ("FAST", "DEREF") and sys.version_info >= (3, 13):
+        scopes = (frame.f_locals,)  # a view of the frame (PEP 667), no snapshot
+    else:
+        return _UNKNOWN
+    for scope in scopes[1:] if kind == "GLOBAL" else scopes:
+        if name in scope:
+            return scope[name]
+    return _UNKNOWN
+
+
+_CO_OPTIMIZED: Final = 0x0001
+
+#: The docs page that lists library code relying on writes through views.
+_DOCS_TITLE: Final = '"Compatibility: library code that relies on writes through views"'
+_GENERIC_HINT: Final = (
+    "Write that array itself (x[k] += d, not v = x[k]; v += d), or take "
+    "lazy_clone(x[k]) if a separate value was meant"
+)
+
+
+def _message(pending: _Pending) -> str:
+    """The warning's text, naming the user's variables where the source says them."""
+    written, subject, hint = pending.what, "this view", _GENERIC_HINT
+    if pending.site is not None:
+        try:
+            described = _describe_write(pending)
+        except Exception:  # (source that is not there or does not parse)
+            described = None
+        if described is not None:
+            written, subject, hint = described
+    return (
+        f"{written} changed only {subject}, not the array it was taken from, which is "
+        "still alive: NumPy would have changed both (cowarray arrays are values). "
+        f"{hint}; see {_docs_page()}"
+    )
+
+
+def _docs_page() -> str:
+    """The published docs page, if the package names its docs, else its title."""
+    global _DOCS_PAGE
+    if _DOCS_PAGE is None:
+        page = f"{_DOCS_TITLE}, the compatibility page of the cowarray docs"
+        try:
+            from importlib import metadata
+
+            for entry in metadata.metadata("cowarray").get_all("Project-URL") or []:
+                label, _, url = entry.partition(",")
+                if label.strip().lower() in ("documentation", "docs") and url.strip():
+                    page = f"{_DOCS_TITLE} at {url.strip().rstrip('/')}/compatibility.html"
+                    break
+        except Exception:  # (not installed with metadata: the title alone)
+            pass
+        _DOCS_PAGE = page
+    return _DOCS_PAGE
+
+
+_DOCS_PAGE: str | None = None
+
+
+def _describe_write(pending: _Pending) -> tuple[str, str, str] | None:
+    """(what was written, which view changed, the hint) in the user's names,
+    read from the source at the instruction that wrote; None if unreadable."""
+    import ast
+    import linecache
+
+    assert pending.site is not None
+    code, offset = pending.site
+    lineno, end_lineno, column, end_column = list(code.co_positions())[offset // 2]
+    if None in (lineno, end_lineno, column, end_column):
+        return None
+    lines = linecache.getlines(pending.filename, pending.module_globals)
+    if not lines or end_lineno > len(lines):
+        return None
+    source = [line.encode() for line in lines[lineno - 1 : end_lineno]]
+    source[-1] = source[-1][:end_column]
+    source[0] = source[0][column:]
+    text = b"".join(source).decode()
+    if pending.what.startswith("an in-place"):
+        statement = ast.parse(text).body[0]
+        if not isinstance(statement, ast.AugAssign):
+            return None  # a call from C (operator.iadd): the neutral words
+        return _describe_augmented(statement)
+    target = ast.parse(text, mode="eval").body
+    if not isinstance(target, ast.Subscript):
+        return None
+    value = _assigned_value(lines[lineno - 1], target)
+    return _describe_store(target, value)
+
+
+def _describe_augmented(statement: ast.AugAssign) -> tuple[str, str, str]:
+    import ast
+
+    target = ast.unparse(statement.target)
+    operator = _OPERATORS.get(type(statement.op).__name__, "+")
+    written = _short(f"{target} {operator}= {ast.unparse(statement.value)}")
+    if isinstance(statement.target, ast.Name):
+        hint = (
+            f"Write the array {target} was taken from itself (x[k] {operator}= d, not "
+            f"{target} = x[k]; {target} {operator}= d), or take {target} = lazy_clone(x[k]) "
+            "if a separate value was meant"
+        )
+        return written, f"the view {target}", hint
+    return written, f"the view {_short(target)}", _GENERIC_HINT
+
+
+def _describe_store(target: ast.Subscript, value: str) -> tuple[str, str, str]:
+    import ast
+
+    written = _short(f"{ast.unparse(target)} = {value}")
+    inner = target.value
+    if isinstance(inner, ast.Subscript):  # chained: x[0][1] = 5
+        joined = _joined_index(inner.slice, target.slice)
+        base = ast.unparse(inner.value)
+        inner_text = _short(ast.unparse(inner))
+        subject = f"the temporary view {inner_text}"
+        if joined is not None:
+            return (
+                written,
+                subject,
+                f"Index once to write {base} itself: write {base}[{joined}] = {value} (or "
+                f"take lazy_clone({inner_text}) if a separate value was meant)",
+            )
+        hint = (
+            f"Write {base} itself, with one index: {base}[...] = {value} (or take "
+            f"lazy_clone({inner_text}) if a separate value was meant)"
+        )
+        return written, subject, hint
+    name = ast.unparse(inner)
+    hint = (
+        f"Write the array {name} was taken from itself (x[k, i] = v, not "
+        f"{name} = x[k]; {name}[i] = v), or take {name} = lazy_clone(x[k]) if a "
+        "separate value was meant"
+    )
+    return written, f"the view {_short(name)}", hint
+
+
+def _joined_index(first: ast.expr, second: ast.expr) -> str | None:
+    """``0, 1`` for ``x[0][1]``: one index that selects the same, when the
+    first index is integers (a slice first would change what the second means)."""
+    import ast
+
+    firsts = first.elts if isinstance(first, ast.Tuple) else [first]
+    seconds = second.elts if isinstance(second, ast.Tuple) else [second]
+    for part in firsts:
+        if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.USub):
+            part = part.operand
+        integer = isinstance(part, ast.Constant) and type(part.value) is int
+        if not (integer or isinstance(part, (ast.Name, ast.Attribute))):
+            return None
+    if any(isinstance(p, ast.Constant) and p.value is Ellipsis for p in seconds):
+        return None
+    return ", ".join(ast.unparse(p) for p in (*firsts, *seconds))
+
+
+def _assigned_value(line: str, target: ast.Subscript) -> str:
+    """The value of the assignment to ``target`` on ``line``, else ``value``."""
+    import ast
+
+    try:
+        statements = ast.parse(line.strip()).body
+    except SyntaxError:
+        return "value"
+    wanted = ast.unparse(target)
+    for statement in statements:
+        if isinstance(statement, ast.Assign) and any(
+            ast.unparse(t) == wanted for t in statement.targets
+        ):
+            return _short(ast.unparse(statement.value), 30)
+    return "value"
+
+
+def _short(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+_OPERATORS: Final = {
+    "Add": "+",
+    "Sub": "-",
+    "Mult": "*",
+    "MatMult": "@",
+    "Div": "/",
+    "FloorDiv": "//",
+    "Mod": "%",
+    "Pow": "**",
+    "LShift": "<<",
+    "RShift": ">>",
+    "BitAnd": "&",
+    "BitOr": "|",
+    "BitXor": "^",
+}
 
 
 # -- threads that end with something to report -----------------------------------

@@ -59,7 +59,8 @@ from typing import Any
 
 import numpy as np
 
-from ._array import Array, lazy_clone
+from ._array import Array
+from ._core.values import lazy_clone
 from ._devices import Device
 from ._ops.creation import asarray, empty
 from ._ops.data_types import astype

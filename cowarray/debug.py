@@ -18,8 +18,9 @@ import html
 from dataclasses import dataclass
 from typing import Literal
 
-from ._core import cow
 from ._array import Array
+from ._core import cow
+from ._errors import not_an_array
 from ._observe import CopyCounters as CopyCounters
 from ._observe import CopyWarning as CopyWarning
 from ._observe import Trace as Trace
@@ -112,7 +113,7 @@ class CowInfo:
 
 def _require(x: object, name: str, function: str) -> Array:
     if type(x) is not Array:
-        raise TypeError(f"{function}: {name} must be a cowarray Array, got {type(x).__name__}")
+        raise not_an_array(function, name, x)
     return x
 
 

@@ -36,10 +36,13 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "numpydoc",
-    "myst_parser",
+    "myst_nb",  # Markdown pages (through myst-parser) and the executed tutorial notebook
 ]
 # The GPU and conformance guides are Markdown, readable on GitHub as they are.
-source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+# ``tutorial_notebook.ipynb`` links to ``examples/tutorial.ipynb``, committed
+# with its outputs (the tests run it again): shown as it is, never executed here.
+source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
+nb_execution_mode = "off"
 templates_path = ["_templates"]
 exclude_patterns = ["_build"]
 autosummary_generate = True
@@ -231,9 +234,10 @@ def topic_of(name: str, value: object) -> str:
     return TOPICS.get(getattr(value, "__module__", ""), OTHER)
 
 
-def _autosummary(module: str, names: list[str]) -> list[str]:
+def _autosummary(module: str, names: list[str], toctree: bool = True) -> list[str]:
+    option = ["   :toctree: ."] if toctree else []
     return (
-        [f".. currentmodule:: {module}", "", ".. autosummary::", "   :toctree: .", ""]
+        [f".. currentmodule:: {module}", "", ".. autosummary::", *option, ""]
         + [f"   {n}" for n in names]
         + [""]
     )
@@ -243,8 +247,51 @@ def _section(title: str, char: str = "-") -> list[str]:
     return [title, char * len(title), ""]
 
 
+def _slug(title: str) -> str:
+    return "-".join("".join(c if c.isalnum() else " " for c in title.lower()).split())
+
+
+def _topic_body(title: str, names: list[str], top_level: set[int], toctree: bool) -> list[str]:
+    """The listing of one topic; with ``toctree``, the one that makes its pages."""
+    out = _autosummary("cowarray", names, toctree)
+    if title == "Copy-on-write":
+        debug = cowarray.debug
+        extra = [n for n in debug.__all__ if id(getattr(debug, n)) not in top_level]
+        out += [
+            "From ``cowarray.debug``: the objects these tools return, and the one",
+            "name each buffer has in traces, pictures and warnings.",
+            "",
+            *_autosummary("cowarray.debug", extra, toctree),
+        ]
+    if title == "The Array":
+        out += [
+            "Besides its attributes and NumPy-style methods (on the :class:`Array`",
+            "page), an array has :doc:`operators <operators>` and",
+            ":doc:`functional updates, x.at[index] <at>`.",
+            "",
+        ]
+        if toctree:
+            out += [".. toctree::", "   :hidden:", "", "   operators", "   at", ""]
+    return out
+
+
+def _submodule_body(module: types.ModuleType, top_level: set[int], toctree: bool) -> list[str]:
+    extra = [
+        n
+        for n in getattr(module, "__all__", [])
+        if callable(getattr(module, n)) and id(getattr(module, n)) not in top_level
+    ]
+    summary = (module.__doc__ or "").strip().splitlines()[0]
+    return [summary, "", *(_autosummary(module.__name__, extra, toctree) if extra else [])]
+
+
 def write_api_listing() -> None:
-    """Write the API reference: topics (copy-on-write first), submodules, dtypes, constants."""
+    """Write the API reference: topics (copy-on-write first), submodules, dtypes, constants.
+
+    The reference page lists every name, grouped; each group is also a page of
+    its own (``api/generated/topic-*.rst``) in the reference's toctree, so the
+    sidebar shows the groups, and a group's page its names.
+    """
     topics: dict[str, list[str]] = {"Copy-on-write": [], "The Array": []}
     dtypes, constants = [], []
     for name in public_names():
@@ -262,43 +309,17 @@ def write_api_listing() -> None:
     topics = {t: topics[t] for t in sorted(topics, key=_topic_rank)}
     top_level = {id(getattr(cowarray, n)) for names in topics.values() for n in names}
     out = ["API reference", "=============", "", INTRO, ""]
+    pages: dict[str, list[str]] = {}
     for title, names in topics.items():
-        out += _section(title) + _autosummary("cowarray", names)
-        if title == "Copy-on-write":
-            debug = cowarray.debug
-            extra = [n for n in debug.__all__ if id(getattr(debug, n)) not in top_level]
-            out += [
-                "From ``cowarray.debug``: the objects these tools return, and the one",
-                "name each buffer has in traces, pictures and warnings.",
-                "",
-                *_autosummary("cowarray.debug", extra),
-            ]
-        if title == "The Array":
-            out += [
-                "Besides its attributes and NumPy-style methods (on the :class:`Array`",
-                "page), an array has :doc:`operators <operators>` and",
-                ":doc:`functional updates, x.at[index] <at>`.",
-                "",
-                ".. toctree::",
-                "   :hidden:",
-                "",
-                "   operators",
-                "   at",
-                "",
-            ]
-    for module in public_submodules():
-        if module is cowarray.debug:
-            continue  # its names are listed under copy-on-write
-        extra = [
-            n
-            for n in getattr(module, "__all__", [])
-            if callable(getattr(module, n)) and id(getattr(module, n)) not in top_level
-        ]
+        out += _section(title) + _topic_body(title, names, top_level, toctree=False)
+        pages[title] = _topic_body(title, names, top_level, toctree=True)
+    submodules = [m for m in public_submodules() if m is not cowarray.debug]
+    submodule_page: list[str] = []
+    for module in submodules:
         title = f"``{module.__name__}``"
-        summary = (module.__doc__ or "").strip().splitlines()[0]
-        out += [*_section(title), summary, ""]
-        if extra:
-            out += _autosummary(module.__name__, extra)
+        out += [*_section(title), *_submodule_body(module, top_level, toctree=False)]
+        submodule_page += [*_section(title), *_submodule_body(module, top_level, toctree=True)]
+    pages["Submodules"] = submodule_page
     if dtypes:
         out += ["Data types", "----------", "", "NumPy dtype objects:", ""]
         out += [", ".join(f"``{n}``" for n in dtypes), ""]
@@ -307,9 +328,17 @@ def write_api_listing() -> None:
         for name, value in constants:
             out += [f"   * - ``{name}``", f"     - ``{value!r}``"]
         out.append("")
+    out += [".. toctree::", "   :hidden:", ""] + [f"   topic-{_slug(t)}" for t in pages] + [""]
     target = os.path.join(HERE, "api", "generated")
     os.makedirs(target, exist_ok=True)
     _write_if_changed(os.path.join(target, "reference.rst"), "\n".join(out))
+    for title, body in pages.items():
+        page = [title, "=" * len(title), "", *body]
+        _write_if_changed(os.path.join(target, f"topic-{_slug(title)}.rst"), "\n".join(page))
+    wanted = {f"topic-{_slug(title)}.rst" for title in pages}
+    for stale in os.listdir(target):  # a topic that went away must not stay behind
+        if stale.startswith("topic-") and stale not in wanted:
+            os.remove(os.path.join(target, stale))
     _write_if_changed(os.path.join(target, "operators.rst"), operators_page())
     _write_if_changed(os.path.join(target, "at.rst"), at_page())
 
@@ -395,6 +424,7 @@ write_api_listing()
 draw_tutorial_pictures()
 html_static_path = ["_static"]
 html_css_files = ["cowarray.css"]
+html_js_files = ["cowarray.js"]
 
 
 def _picture_on_its_page(

@@ -2,7 +2,7 @@
 
 Each step does one thing, then prints what the core did (every share, copy
 and takeover, with the line of this file that caused it) and who shares what.
-Letters name buffers within one table or one picture.
+A letter names each buffer, the same in every table and picture of the run.
 
 Run: python examples/trace_walkthrough.py
 """

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import types
 from typing import Any
 
@@ -92,3 +93,65 @@ def gpu(monkeypatch: pytest.MonkeyPatch, stand_in: types.ModuleType) -> Device:
     monkeypatch.setattr(Device, "_interned", interned)
     monkeypatch.setattr(_backends, "backend_for", backend_for)
     return Device("cuda", 0)
+
+
+# -- skip messages that say how to get what is missing --------------------------
+
+#: How to get an optional dependency, by the name a test imports. The test
+#: extra has everything but torch and CuPy; torch's CPU build comes from its
+#: own index (.ci/run installs it), CuPy needs a GPU.
+TEST_EXTRA = 'python -m pip install -e ".[test]"'
+HOW_TO_GET = {
+    "torch": (
+        "torch is not in the test extra (from PyPI it is a CUDA build of about 2.7 GB);"
+        " its CPU build: python -m pip install torch==2.13.0"
+        " --index-url https://download.pytorch.org/whl/cpu"
+    ),
+    "cupy": 'a GPU and python -m pip install -e ".[cuda12]" (or ".[cuda13]")',
+}
+_MISSING = re.compile(r"could not import '([\w.]+)'|needs? (\w+)")
+
+
+def how_to_get(reason: str) -> str:
+    """``reason`` with how to install the module it says is missing, if it does not say."""
+    found = _MISSING.search(reason)
+    if found is None or "pip install" in reason:
+        return reason
+    top = (found.group(1) or found.group(2)).split(".")[0]
+    hint = HOW_TO_GET.get(top, TEST_EXTRA if top in _test_extra_modules() else None)
+    return f"{reason} ({hint})" if hint else reason
+
+
+def _test_extra_modules() -> set[str]:
+    """The import names of the test extra's distributions (scikit-learn is sklearn)."""
+    import tomllib
+
+    with open(
+        os.path.join(os.path.dirname(os.path.dirname(__file__)), "pyproject.toml"), "rb"
+    ) as f:
+        extra = tomllib.load(f)["project"]["optional-dependencies"]["test"]
+    names = {re.split(r"[<>=\[ ;]", spec, maxsplit=1)[0].lower() for spec in extra}
+    renamed = {"scikit-learn": "sklearn", "array-api-compat": "array_api_compat"}
+    return {renamed.get(n, n.replace("-", "_")) for n in names}
+
+
+def _with_hint(report: pytest.CollectReport | pytest.TestReport) -> None:
+    if report.skipped and isinstance(report.longrepr, tuple) and len(report.longrepr) == 3:
+        path, line, reason = report.longrepr
+        report.longrepr = (path, line, how_to_get(reason))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Any:
+    """A module skipped by ``importorskip`` says how to get the module."""
+    report = yield
+    _with_hint(report)
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """So does a test skipped by ``importorskip`` in its body."""
+    report = yield
+    _with_hint(report)
+    return report

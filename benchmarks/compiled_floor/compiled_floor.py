@@ -44,10 +44,10 @@ from core import _fmt_time  # noqa: E402
 
 import cowarray as ca  # noqa: E402
 from cowarray import _array, _move, _view_writes  # noqa: E402
+from cowarray._checks import CATEGORY  # noqa: E402
 from cowarray._core import cow  # noqa: E402
 from cowarray._devices import CPU  # noqa: E402
 from cowarray._dtypes import ALL_DTYPES  # noqa: E402
-from cowarray._checks import CATEGORY  # noqa: E402
 
 SOURCE = os.path.join(HERE, "compiled_floor.c")
 EXTENSION = os.path.join(HERE, "compiled_floor" + sysconfig.get_config_var("EXT_SUFFIX"))

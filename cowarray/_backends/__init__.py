@@ -8,20 +8,41 @@ module plus one entry in :data:`KINDS`.
 
 Loaders import their module only when a device of theirs is first asked for,
 so ``import cowarray`` never imports CuPy.
+
+The registry also knows each backend's optional capabilities
+(:class:`~cowarray._backends.base.StreamOrdered`,
+:class:`~cowarray._backends.base.PageCowCapable`): :data:`STREAMS` and
+:data:`PAGE_COW` map a backend to itself where it has the capability, to None
+where it has not, checked once, when the backend is loaded (or first looked
+up, for a backend made by hand). The core asks these, never the backend.
 """
 
 from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
+
+from .base import PageCowCapable, StreamOrdered
 
 if TYPE_CHECKING:
     from .._devices import Device
     from .base import Backend
 
-__all__ = ["KINDS", "DeviceKind", "backend_for", "device_kind"]
+__all__ = [
+    "KINDS",
+    "PAGE_COW",
+    "STREAMS",
+    "Capability",
+    "DeviceKind",
+    "backend_for",
+    "device_kind",
+    "dlpack_import_stream",
+]
+
+_C = TypeVar("_C")
 
 
 @dataclass(frozen=True)
@@ -41,6 +62,10 @@ class DeviceKind:
     present: Callable[[], tuple[int, ...]]
     #: Whether index 0 is written without its index (``cpu``, not ``cpu:0``).
     bare_first: bool = False
+    #: Whether :func:`cowarray.testing.available_devices` tests every index
+    #: present (``cpu`` and the simulated ``cpu:1``) or the first only (one GPU
+    #: tests the kind; a test that needs two asks for them).
+    test_every_index: bool = False
 
 
 def _missing_cpu(index: int) -> str | None:
@@ -89,7 +114,13 @@ def _load_cupy(index: int) -> Backend:
 #: Every device kind, by name: the one list of them.
 KINDS: Final[dict[str, DeviceKind]] = {
     "cpu": DeviceKind(
-        "cpu", "'cpu', 'cpu:1'", _missing_cpu, _load_numpy, lambda: (0, 1), bare_first=True
+        "cpu",
+        "'cpu', 'cpu:1'",
+        _missing_cpu,
+        _load_numpy,
+        lambda: (0, 1),
+        bare_first=True,
+        test_every_index=True,
     ),
     "cuda": DeviceKind("cuda", "'cuda:N'", _any_index, _load_cupy, _gpus),
 }
@@ -106,5 +137,45 @@ def device_kind(name: str) -> DeviceKind:
 
 
 def backend_for(device: Device) -> Backend:
-    """The backend that serves ``device``."""
-    return device_kind(device.kind).load(device.index)
+    """The backend that serves ``device``, its capabilities checked."""
+    backend = device_kind(device.kind).load(device.index)
+    _ = STREAMS[backend], PAGE_COW[backend]  # checked now, not on its first write
+    return backend
+
+
+class Capability(dict[Any, "_C | None"], Generic[_C]):
+    """Backend -> the backend as this capability (None: it has not the
+    capability), checked on the first look-up with ``isinstance`` against
+    the capability's Protocol. A subscript, not a call: the write path asks."""
+
+    def __init__(self, protocol: Any) -> None:
+        super().__init__()
+        self.protocol = protocol
+        self.members = sorted(name for name in vars(protocol) if not name.startswith("_"))
+
+    def __missing__(self, backend: Any) -> _C | None:
+        found: _C | None = backend if isinstance(backend, self.protocol) else None
+        if found is None:
+            has = [name for name in self.members if hasattr(backend, name)]
+            if has:
+                lacks = [name for name in self.members if name not in has]
+                raise TypeError(
+                    f"backend {getattr(backend, 'name', backend)!r} has {', '.join(has)} "
+                    f"but not {', '.join(lacks)}: the {self.protocol.__name__} capability "
+                    "is all of these methods or none of them"
+                )
+        self[backend] = found
+        return found
+
+
+#: Each backend's streams (the CuPy backend), or None (host memory).
+STREAMS: Final[Capability[StreamOrdered]] = Capability(StreamOrdered)
+#: Each backend's page-granular copy-on-write (the NumPy backend), or None.
+PAGE_COW: Final[Capability[PageCowCapable]] = Capability(PageCowCapable)
+
+
+def dlpack_import_stream(backend: Backend) -> AbstractContextManager[int | None]:
+    """The context giving the ``stream=`` a DLPack import onto ``backend``'s
+    device hands its producer: None where the device has no streams."""
+    streams = STREAMS[backend]
+    return nullcontext(None) if streams is None else streams.dlpack_import_stream()

@@ -7,20 +7,28 @@ asks which library it runs on. The names every backend's ``xp`` must have
 are :data:`STANDARD_NAMES`, :data:`LINALG_NAMES` and :data:`FFT_NAMES`; the
 fixes that several libraries need are written once, taking ``xp``, in
 :mod:`cowarray._backends._common`.
+
+:class:`Backend` is what every backend must have. What only some devices
+can do is an optional capability, a Protocol of its own that a backend meets
+whole or not at all: :class:`StreamOrdered` (work on streams: the CuPy
+backend) and :class:`PageCowCapable` (page-granular copy-on-write: the NumPy
+backend).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, runtime_checkable
 
 __all__ = [
     "FFT_NAMES",
     "LINALG_NAMES",
     "STANDARD_NAMES",
     "Backend",
+    "PageCowCapable",
     "RandomSource",
+    "StreamOrdered",
     "missing_standard_names",
 ]
 
@@ -168,10 +176,6 @@ class Backend(Protocol):
         """A backend array viewing the memory of an unconsumed DLPack capsule."""
         ...
 
-    def address_range(self, data: Any) -> tuple[int, int]:
-        """``(first, past-the-end)`` addresses of the bytes ``data`` views."""
-        ...
-
     def index_update(self, target: Any, index: Any, values: Any, op: str) -> None:
         """Update ``target[index]`` in place, checking every index before writing.
 
@@ -197,12 +201,30 @@ class Backend(Protocol):
         (a backend index: a tuple or one component) leaves ``shape``."""
         ...
 
-    # -- devices with streams (the CuPy backend); NumPy does nothing here ----------
-
-    def dlpack_import_stream(self) -> AbstractContextManager[int | None]:
-        """A context giving the ``stream=`` a DLPack import onto this device
-        hands its producer (None: host); the producer is called inside it."""
+    def numpy_export_refusal(self) -> str | None:
+        """Why arrays of this backend never become NumPy arrays implicitly (None: they do)."""
         ...
+
+    def transfer(self, data: Any, source: Any, stream: Any) -> Any:
+        """``data`` (an array of backend ``source``) copied onto this backend's
+        device, on ``stream`` if given, or None: then the caller goes through
+        ``source.to_numpy`` and ``from_numpy``."""
+        ...
+
+
+# -- optional capabilities: a backend has all of one's methods or none -------------
+#
+# The registry (cowarray/_backends/__init__.py: PAGE_COW, STREAMS) checks each
+# backend once for each capability; the core asks the capability, never the
+# backend, and does without it where a backend has none.
+
+
+@runtime_checkable
+class StreamOrdered(Protocol):
+    """A backend whose device runs work on streams (the CuPy backend).
+
+    Without it, copies and DLPack imports need no ordering: host memory.
+    """
 
     def note_share(self, data: Any) -> None:
         """``data``'s memory is about to gain a second holder (a sharing record).
@@ -212,8 +234,21 @@ class Backend(Protocol):
         """
         ...
 
-    # -- page-granular copy-on-write (docs/design.md §5); a backend that cannot
-    #    (the CuPy backend) answers "nothing" and the core copies as before ------
+    def dlpack_import_stream(self) -> AbstractContextManager[int | None]:
+        """A context giving the ``stream=`` a DLPack import onto this device
+        hands its producer; the producer is called inside it. (Without the
+        capability the stream is None, as DLPack asks for host memory.)"""
+        ...
+
+
+@runtime_checkable
+class PageCowCapable(Protocol):
+    """A backend that can leave a sparse write's copy to the operating system's
+    page-granular copy-on-write (docs/design.md §5; the NumPy backend, Linux).
+
+    Without it, a write to shared memory copies the region it views, as with
+    page copy-on-write off.
+    """
 
     def set_page_memory(self, min_bytes: int | None) -> None:
         """Put copies of host data of ``min_bytes`` or more (None: none) in memory
@@ -238,16 +273,6 @@ class Backend(Protocol):
     def note_write_in_place(self, data: Any) -> None:
         """``data``'s memory, shared until now, is about to be written in place
         by its last holder (a page clone of it must then copy its own pages)."""
-        ...
-
-    def numpy_export_refusal(self) -> str | None:
-        """Why arrays of this backend never become NumPy arrays implicitly (None: they do)."""
-        ...
-
-    def transfer(self, data: Any, source: Any, stream: Any) -> Any:
-        """``data`` (an array of backend ``source``) copied onto this backend's
-        device, on ``stream`` if given, or None: then the caller goes through
-        ``source.to_numpy`` and ``from_numpy``."""
         ...
 
 

@@ -321,8 +321,8 @@ class CupyBackend:
             return False
         if a.data.mem is b.data.mem:
             return True
-        low_a, high_a = self.address_range(a)
-        low_b, high_b = self.address_range(b)
+        low_a, high_a = _address_range(int(a.data.ptr), a.shape, a.strides, a.itemsize)
+        low_b, high_b = _address_range(int(b.data.ptr), b.shape, b.strides, b.itemsize)
         return low_a < high_b and low_b < high_a
 
     def errors_may_surface(self, name: str, dtype: Any) -> bool:
@@ -342,23 +342,8 @@ class CupyBackend:
         """Remember the current stream: ``data``'s memory just became shared."""
         self.share_streams.remember(_owner(data), self._stream())
 
-    # Page-granular copy-on-write is host memory's (docs/design.md §5): GPU
-    # memory keeps the region copy, so these say "cannot".
-
-    def set_page_memory(self, min_bytes: int | None) -> None:
-        return None
-
-    def page_write_extent(self, data: Any, index: Any) -> tuple[int, int]:
-        return 0, 0
-
-    def page_clone(self, data: Any) -> None:
-        return None
-
-    def page_copied_bytes(self, clone: Any, index: Any) -> int:
-        return int(clone.nbytes)
-
-    def note_write_in_place(self, data: Any) -> None:
-        return None
+    # (No page-granular copy-on-write: that is host memory's, docs/design.md §5;
+    # a write to shared GPU memory copies the region it views.)
 
     def copy(self, data: Any) -> Any:
         with self._current():
@@ -564,9 +549,6 @@ class CupyBackend:
             # ml_dtypes: NotImplementedError; a device mismatch: RuntimeError)
             except (TypeError, ValueError, NotImplementedError, RuntimeError) as error:
                 raise BufferError(f"CuPy cannot import this DLPack tensor: {error}") from None
-
-    def address_range(self, data: Any) -> tuple[int, int]:
-        return _address_range(int(data.data.ptr), data.shape, data.strides, data.itemsize)
 
 
 def _shape_of(size: Any, *parameters: Any) -> tuple[int, ...]:

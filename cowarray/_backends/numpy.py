@@ -230,6 +230,7 @@ class NumpyBackend:
         return paged
 
     # -- page-granular copy-on-write (docs/design.md §5): cowarray/_backends/_pages.py
+    #    (the optional capability base.PageCowCapable; no streams: host memory)
 
     def set_page_memory(self, min_bytes: int | None) -> None:
         """Copies of NumPy data of ``min_bytes`` or more go to page blocks (None: none)."""
@@ -370,10 +371,6 @@ class NumpyBackend:
         except RuntimeError as error:  # NumPy's word for an unsupported dtype
             raise BufferError(f"NumPy cannot import this DLPack tensor: {error}") from None
 
-    def address_range(self, data: np.ndarray) -> tuple[int, int]:
-        low, high = np.lib.array_utils.byte_bounds(data)
-        return int(low), int(high)
-
     def index_update(self, target: np.ndarray, index: Any, values: Any, op: str) -> None:
         if op == "set":
             target[index] = values
@@ -390,12 +387,6 @@ class NumpyBackend:
 
     def device_context(self) -> AbstractContextManager[object]:
         return nullcontext()  # host memory: nothing is current
-
-    def dlpack_import_stream(self) -> AbstractContextManager[int | None]:
-        return nullcontext(None)  # host memory: DLPack's stream must be None
-
-    def note_share(self, data: np.ndarray) -> None:
-        return None  # host memory: no streams to order
 
     def numpy_export_refusal(self) -> str | None:
         return None

@@ -61,11 +61,11 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, Final, Protocol
 
+from .._backends import PAGE_COW, STREAMS
 from .._threads import WORKING_FOR
 
 __all__ = [
     "COUNTERS",
-    "DONATED",
     "FAST_WRITES",
     "LOCK",
     "LOCK_FREE_JOINS",
@@ -144,17 +144,20 @@ def stable_id(owner: object) -> int:
 
 
 class Holder(Protocol):
-    """What the core needs of an Array: its view, record, device, fast-write set.
+    """What the core needs of an Array (its slots, cowarray._core.values.Value).
 
     ``_fast_write`` lets the Array skip this module for plain scalar writes;
-    it is empty whenever a record exists: the core empties it (under the
-    lock) before any second holder can appear, and only the core fills it.
+    it is empty whenever a record exists: this module empties it (under the
+    lock) before any second holder can appear, and only this module fills
+    it. ``_donated`` ends where ``_fast_write`` is reset: when the holder
+    gains a record, is written, or hands its memory over.
     """
 
     _data: Any
     _buf: Buffer | None
     _device: Any
     _fast_write: frozenset[type]
+    _donated: bool
 
 
 # Re-entrant: a garbage collection inside a locked section (any allocation)
@@ -280,16 +283,6 @@ _owner = 0
 _NO_FAST_WRITE: Final[frozenset[type]] = frozenset()
 
 
-class _Donation:
-    """No value is of this type: the ``_fast_write`` set :data:`DONATED`
-    opens no unchecked path, it only marks the array."""
-
-
-#: The ``_fast_write`` of an array whose memory was handed over to it
-#: (:func:`cowarray.move`, an update's result): its first update through
-#: ``.at`` may take its buffer (see ``last_use``). Says nothing about
-#: whether its view can be written in place.
-DONATED: Final[frozenset[type]] = frozenset({_Donation})
 _counter_lock = threading.Lock()
 #: How many threads wait on :data:`_write_ended` (notify only then).
 _waiting = 0
@@ -335,6 +328,7 @@ def _reset_after_fork() -> None:
             if kept is not None:
                 kept.shareable = _gate(kept)
             holder._fast_write = _NO_FAST_WRITE
+            holder._donated = False
         del _markers[thread]
 
 
@@ -548,10 +542,13 @@ def _new_record(holder: Holder) -> None:
     data = holder._data
     record = Buffer(backend.memory_owner(data), backend.owner_nbytes(data))
     holder._fast_write = _NO_FAST_WRITE
+    holder._donated = False
     holder._buf = record
     # The memory is about to be shared: a GPU backend notes the current
     # stream, so later copies see the values as of now.
-    backend.note_share(data)
+    streams = STREAMS[backend]
+    if streams is not None:
+        streams.note_share(data)
 
 
 @contextlib.contextmanager
@@ -620,7 +617,7 @@ def write(
         known = holder._fast_write  # non-empty: the core found this view private and writable
         must_copy = (
             False
-            if known and known is not DONATED
+            if known
             else backend.must_copy_before_write(data)  # may allocate: outside the lock
         )
         way, kept = _claim(holder, data, must_copy)
@@ -652,6 +649,7 @@ def _claim(holder: Holder, data: Any, must_copy: bool) -> tuple[int, Buffer | No
             if must_copy:
                 return _COPY, None
             holder._fast_write = _NO_FAST_WRITE
+            holder._donated = False
             marker.fenced.append((holder, None))
             holder._buf = marker
             return _IN_PLACE, None
@@ -682,7 +680,9 @@ def _claim(holder: Holder, data: Any, must_copy: bool) -> tuple[int, Buffer | No
         if keep is None:
             # Memory shared until now is written in place from here on: a
             # page clone of it must copy its pages (the backend notes that).
-            holder._device.backend.note_write_in_place(data)
+            pages = PAGE_COW[holder._device.backend]
+            if pages is not None:
+                pages.note_write_in_place(data)
         marker.fenced.append((holder, keep))
         holder._buf = marker
     finally:
@@ -714,6 +714,7 @@ def _write_in_place(
                 kept.shareable = _gate(kept)
             elif written and FAST_WRITES:
                 holder._fast_write = fast
+                holder._donated = False
             if _waiting:
                 _write_ended.notify_all()
 
@@ -731,15 +732,19 @@ def _write_to_copy(
     # it, write the copy, and commit only once both have succeeded.
     backend = holder._device.backend
     copy = None
+    pages = None
     if shared and page_cow_min is not None and apply is operator.setitem:
-        copy = _page_clone(backend, data, a, page_cow_min)
+        pages = PAGE_COW[backend]  # (None: the backend cannot)
+        if pages is not None:
+            copy = _page_clone(pages, data, a, page_cow_min)
     if copy is None:
         copy = backend.copy(data)
         apply(copy, a, b)
         nbytes = copy.nbytes
     else:
+        assert pages is not None
         apply(copy, a, b)
-        nbytes = backend.page_copied_bytes(copy, a)  # the pages the kernel copied
+        nbytes = pages.page_copied_bytes(copy, a)  # the pages the kernel copied
     old = holder._buf
     _commit(holder, copy, fast)
     if observer is not None:
@@ -792,6 +797,7 @@ def _store(
         holder._buf = record
     holder._data = data
     holder._fast_write = fast if FAST_WRITES and not reentered else _NO_FAST_WRITE
+    holder._donated = False
     if _waiting:
         _write_ended.notify_all()
 
@@ -901,7 +907,9 @@ def expose(
                 if private:
                     # The consumer may write this memory in place, as the
                     # skipped takeover would have (page clones must copy it).
-                    holder._device.backend.note_write_in_place(data)
+                    pages = PAGE_COW[holder._device.backend]
+                    if pages is not None:
+                        pages.note_write_in_place(data)
                 holder._buf.exposures += 1
                 return weakref.ref(holder._buf)
             holder._buf.shareable = _gate(holder._buf)
@@ -936,6 +944,7 @@ def hand_over(holder: Holder, poison: Any) -> tuple[Any, Buffer | None]:
         holder._device = poison
         holder._buf = None
         holder._fast_write = _NO_FAST_WRITE
+        holder._donated = False
         return taken
     finally:
         _leave(reentered)
@@ -963,6 +972,7 @@ def hand_over_stored(holder: Holder, poison: Any, key: int, value: Any) -> Any:
         holder._data = poison
         holder._device = poison
         holder._fast_write = _NO_FAST_WRITE
+        holder._donated = False
         return data
     finally:
         _leave(reentered)

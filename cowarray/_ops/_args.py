@@ -10,9 +10,11 @@ import operator
 from typing import Any
 
 from .._array import Array
-from .._dtypes import normalize_scalar, promote, scalar_result_dtype
-from .._errors import check_nbytes
 from .._checks import common_device
+from .._dtypes import normalize_scalar, promote, scalar_result_dtype
+from .._errors import check_nbytes, not_an_array
+
+_ARRAY_OR_SCALAR = "a cowarray Array or a Python scalar"
 
 __all__ = [
     "array_or_scalar_operands",
@@ -25,13 +27,9 @@ __all__ = [
 
 
 def require_array(x: object, name: str = "x", function: str = "") -> None:
-    """TypeError unless ``x`` is a cowarray Array."""
+    """TypeError unless ``x`` is a cowarray Array (the hint policy's words)."""
     if type(x) is not Array:
-        where = f"{function}: " if function else ""
-        raise TypeError(
-            f"{where}{name} must be a cowarray Array, got {type(x).__name__}; make one "
-            "with ca.asarray first"
-        )
+        raise not_an_array(function or "cowarray", name, x)
 
 
 def _as_int(value: object, name: str) -> int:
@@ -106,7 +104,7 @@ def array_or_scalar_operands(
     """
     arrays = [a for a in (x1, x2) if type(a) is Array]
     if not arrays:
-        raise TypeError(f"{function}: at least one of x1 and x2 must be an Array")
+        raise not_an_array(function, "x1", x1, "a cowarray Array (at least one of x1 and x2)")
     device = common_device(*others, *arrays)
     dtype = promote(arrays[0].dtype, arrays[1].dtype) if len(arrays) == 2 else arrays[0].dtype
     operands: list[Any] = []
@@ -117,10 +115,7 @@ def array_or_scalar_operands(
         try:
             scalar = normalize_scalar(value)
         except TypeError:
-            raise TypeError(
-                f"{function}: {name} must be an Array or a Python scalar, "
-                f"got {type(value).__name__}"
-            ) from None
+            raise not_an_array(function, name, value, _ARRAY_OR_SCALAR) from None
         dtype = scalar_result_dtype(dtype, scalar)
         operands.append(scalar)
     return device, dtype, operands

@@ -8,7 +8,9 @@ from typing import Any, Final, Literal
 import numpy as np
 
 from .. import _dlpack
-from .._array import Array, fresh, lazy_clone, new_array
+from .._array import Array
+from .._checks import common_device
+from .._core.values import fresh, lazy_clone
 from .._devices import CPU, Device, as_device
 from .._dtypes import (
     ALL_DTYPES,
@@ -23,7 +25,7 @@ from .._dtypes import (
 )
 from .._errors import check_int_fits, check_nbytes
 from ._args import checked_shape, normalize_shape, require_array
-from .._checks import common_device
+from .data_types import astype
 
 __all__ = [
     "arange",
@@ -205,13 +207,13 @@ def asarray(
     if backend.memory_owner(data) is not data:
         # a view of someone's buffer (bytes, memoryview, a torch tensor, ...):
         # take a copy, an import's copy that must be seen (design rule 9)
-        return _dlpack.copied_import(new_array(backend.copy(data), None, target))
+        return _dlpack.copied_import(fresh(backend.copy(data), target))
     if target.kind != "cpu" and (
         isinstance(obj, CPU.backend.array_type) or hasattr(obj, "__dlpack__")
     ):
         # host array memory (a NumPy array, a CPU tensor) moved onto a GPU: a copy
-        return _dlpack.copied_import(new_array(data, None, target))
-    return new_array(data, None, target)
+        return _dlpack.copied_import(fresh(data, target))
+    return fresh(data, target)
 
 
 def _gpu_named_by(placed: tuple[int, int]) -> Device | None:
@@ -238,7 +240,7 @@ def _from_device_data(
     if target.kind == "cuda" and isinstance(obj, backend.array_type):
         data = backend.asarray(obj, dtype=dtype, copy=True)
         _check_supported(data, obj)
-        return _dlpack.copied_import(new_array(data, None, target))  # a move: seen
+        return _dlpack.copied_import(fresh(data, target))  # a move: seen
     return _with_dtype(_dlpack.from_dlpack(obj, device=target), dtype)
 
 
@@ -262,8 +264,6 @@ def _from_producer(obj: object, dtype: Any, copy: bool | None) -> Array:
 def _with_dtype(array: Array, dtype: Any) -> Array:
     if dtype is None or dtype == array.dtype:
         return array
-    from .data_types import astype  # data_types imports this module
-
     return astype(array, dtype)
 
 
@@ -288,7 +288,7 @@ def _from_backend_array(data: Any, dtype: Any, device: Device, copy: bool | None
         if dtype is not None and dtype != data.dtype:
             raise ValueError(f"asarray(..., copy=False) cannot convert {data.dtype} to {dtype}")
         return _foreign(data, device)
-    array = new_array(backend.asarray(data, dtype=dtype, copy=True), None, device)
+    array = fresh(backend.asarray(data, dtype=dtype, copy=True), device)
     if dtype is None or dtype == data.dtype:
         return _dlpack.copied_import(array)  # an import's copy: seen (design rule 9)
     return array  # a conversion computes new values: not a copy, as astype is not
@@ -393,7 +393,7 @@ def empty(
     dims = checked_shape(shape, resolved, "empty")
     target = _device_or_default(device)
     data = target.backend.xp.empty(dims, dtype=resolved)
-    return new_array(data, None, target)
+    return fresh(data, target)
 
 
 def zeros(
@@ -411,7 +411,7 @@ def zeros(
     dims = checked_shape(shape, resolved, "zeros")
     target = _device_or_default(device)
     data = target.backend.xp.zeros(dims, dtype=resolved)
-    return new_array(data, None, target)
+    return fresh(data, target)
 
 
 def ones(
@@ -429,7 +429,7 @@ def ones(
     dims = checked_shape(shape, resolved, "ones")
     target = _device_or_default(device)
     data = target.backend.xp.ones(dims, dtype=resolved)
-    return new_array(data, None, target)
+    return fresh(data, target)
 
 
 def full(
@@ -459,7 +459,7 @@ def full(
     dims = checked_shape(shape, resolved, "full")
     target = home if device is None and home is not None else _device_or_default(device)
     data = target.backend.xp.full(dims, value, dtype=resolved)
-    return new_array(data, None, target)
+    return fresh(data, target)
 
 
 def _like_args(x: Array, dtype: Any, device: object, function: str) -> tuple[Any, Device]:
@@ -568,7 +568,7 @@ def arange(
     if span == span and span > 0:  # not NaN: the result's length, at most 2**70
         check_nbytes((math.ceil(min(span, 2.0**70)),), resolved.itemsize, "arange", "length")
     data = target.backend.xp.arange(first, last, stride, dtype=resolved)
-    return new_array(data, None, target)
+    return fresh(data, target)
 
 
 def linspace(
@@ -616,9 +616,9 @@ def linspace(
     if resolved.kind in "iu":
         # As NumPy: spaced in float64, then rounded towards -inf.
         spaced = xp.linspace(first, last, count, dtype=DEFAULT_FLOAT, endpoint=endpoint)
-        return new_array(xp.astype(xp.floor(spaced), resolved), None, target)
+        return fresh(xp.astype(xp.floor(spaced), resolved), target)
     data = xp.linspace(first, last, count, dtype=resolved, endpoint=endpoint)
-    return new_array(data, None, target)
+    return fresh(data, target)
 
 
 def _bound_argument(
@@ -659,7 +659,7 @@ def eye(
     check_nbytes((rows, cols), resolved.itemsize, "eye", "shape (n_rows, n_cols)")
     target = _device_or_default(device)
     data = target.backend.xp.eye(rows, cols, k=k, dtype=resolved)
-    return new_array(data, None, target)
+    return fresh(data, target)
 
 
 def meshgrid(*arrays: Array, indexing: Literal["xy", "ij"] = "xy") -> tuple[Array, ...]:

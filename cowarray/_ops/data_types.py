@@ -7,9 +7,11 @@ from typing import Any, Final
 
 import numpy as np
 
-from .._array import Array, fresh, lazy_clone
+from .._array import Array
+from .._core.values import fresh, lazy_clone
 from .._devices import as_device
 from .._dtypes import promote, scalar_result_dtype, to_dtype
+from .._errors import not_an_array
 from ._args import require_array
 
 __all__ = [
@@ -68,9 +70,11 @@ def _dtype_of(value: object, function: str, name: str) -> np.dtype[Any]:
     try:
         return to_dtype(value, name)
     except TypeError:
-        raise TypeError(
-            f"{function}: {name} must be a cowarray dtype (such as cowarray.float64, "
-            f"'float64' or float) or an Array, got {type(value).__name__}"
+        raise not_an_array(
+            function,
+            name,
+            value,
+            "a cowarray dtype (such as ca.float64, 'float64' or float) or an Array",
         ) from None
     except ValueError as error:
         raise ValueError(f"{function}: {error}") from None
@@ -282,6 +286,15 @@ def _is_kind(dtype: np.dtype[Any], kind: object) -> bool:
     )
 
 
+class _ScalarsAloneError(TypeError, ValueError):
+    """``result_type`` of no Array or dtype, which the standard rules out.
+
+    Both types, as consumers catch either to fall back to a default dtype:
+    xarray's ``result_type`` a TypeError (a wrong kind of argument), SciPy's
+    ``signal._logspace`` a ValueError (array-api-strict's type for it).
+    """
+
+
 def result_type(*arrays_and_dtypes: Any) -> np.dtype[Any]:
     """The dtype promotion gives for these operands (design rule 11).
 
@@ -291,10 +304,12 @@ def result_type(*arrays_and_dtypes: Any) -> np.dtype[Any]:
     Parameters
     ----------
     *arrays_and_dtypes : Array, dtype, or Python scalar
-        At least one Array or dtype. Python scalars are weak (NEP 50): one of
-        the promoted dtype's kind or a lower one takes that dtype; one of a
-        higher kind gives NumPy 2's result (``int8`` with ``0.5`` is
-        ``float64``). A NumPy scalar counts as the Python scalar of its kind.
+        At least one Array or dtype (else an error that is both a TypeError
+        and a ValueError, which consumers catch either way). Python scalars
+        are weak (NEP 50): one of the promoted dtype's kind or a lower one
+        takes that dtype; one of a higher kind gives NumPy 2's result
+        (``int8`` with ``0.5`` is ``float64``). A NumPy scalar counts as the
+        Python scalar of its kind.
 
     Returns
     -------
@@ -317,7 +332,15 @@ def result_type(*arrays_and_dtypes: Any) -> np.dtype[Any]:
             dtypes.append(_dtype_of(value, "result_type", f"argument {position}"))
     if not dtypes:
         # (no parentheses: SciPy's tests match this message as a regex)
-        raise ValueError("result_type needs at least one Array or dtype: scalars alone are weak")
+        if not scalars:
+            raise _ScalarsAloneError(
+                "result_type needs at least one Array or dtype, got no arguments"
+            )
+        kinds = ", ".join(type(value).__name__ for value in scalars)
+        raise _ScalarsAloneError(
+            f"result_type needs at least one Array or dtype, got only scalars ({kinds}): "
+            "scalars alone are weak; pass an Array or a dtype with them"
+        )
     result = dtypes[0]
     for dtype in dtypes[1:]:
         result = promote(result, dtype)

@@ -17,8 +17,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from .._array import Array, binary_operation, fresh, lazy_clone, may_view, unary_operation
-from .._dtypes import normalize_scalar, one_kind, promote, scalar_result_dtype
+from .._array import Array, binary_operation, unary_operation
 from .._checks import (
     BOOLEAN,
     COMPLEX,
@@ -30,6 +29,9 @@ from .._checks import (
     check_dtypes,
     declare_category,
 )
+from .._core.values import fresh, lazy_clone, may_view
+from .._dtypes import normalize_scalar, one_kind, promote, scalar_result_dtype
+from .._errors import not_an_array
 from .data_types import iinfo
 
 __all__ = [
@@ -350,7 +352,7 @@ def real(x: Array, /) -> Array:
     cowarray.Array([1., 3.], dtype=float64)
     """
     if type(x) is not Array:
-        raise TypeError(f"real expects a cowarray Array, got {type(x).__name__}")
+        raise not_an_array("real", "x", x)
     check_dtypes("real", x.dtype)
     if x.dtype.kind != "c":
         return lazy_clone(x)
@@ -379,7 +381,7 @@ def imag(x: Array, /) -> Array:
     cowarray.Array([ 2., -4.], dtype=float64)
     """
     if type(x) is not Array:
-        raise TypeError(f"imag expects a cowarray Array, got {type(x).__name__}")
+        raise not_an_array("imag", "x", x)
     check_dtypes("imag", x.dtype)
     return may_view(x._device.backend.xp.imag(x._data), x._device, (x,))
 
@@ -419,7 +421,7 @@ def clip(
     cowarray.Array([0.5, 9. ], dtype=float64)
     """
     if type(x) is not Array:
-        raise TypeError(f"clip expects a cowarray Array, got {type(x).__name__}")
+        raise not_an_array("clip", "x", x)
     check_dtypes("clip", x.dtype)
     lower = _clip_bound(x, min, "min")
     upper = _clip_bound(x, max, "max")
@@ -507,7 +509,7 @@ def round(x: Array, /, *, decimals: int = 0) -> Array:
     if decimals == 0 and type(decimals) is int:
         return _round_to_integers(x)
     if type(x) is not Array:
-        raise TypeError(f"round expects a cowarray Array, got {type(x).__name__}")
+        raise not_an_array("round", "x", x)
     if isinstance(decimals, bool) or not isinstance(decimals, int):
         raise TypeError(f"round: decimals must be an int, got {type(decimals).__name__}")
     check_dtypes("round", x.dtype)

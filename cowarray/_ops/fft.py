@@ -11,7 +11,8 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from .._array import Array, fresh, new_array
+from .._array import Array
+from .._core.values import fresh
 from .._devices import CPU, Device, as_device
 from .._dtypes import DEFAULT_FLOAT, complex64, complex128, float32, float64, to_dtype
 from ._args import normalize_axes, normalize_axis, require_array
@@ -429,7 +430,7 @@ def _frequencies(name: str, n: int, d: float, dtype: Any, device: Device | str |
         raise ValueError(f"{name}: dtype must be a real floating-point dtype, got {resolved}")
     target = CPU if device is None else as_device(device)
     data = getattr(target.backend.xp.fft, name)(count, d=float(d))
-    return new_array(data if data.dtype == resolved else data.astype(resolved), None, target)
+    return fresh(data if data.dtype == resolved else data.astype(resolved), target)
 
 
 def fftfreq(

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from .._array import Array, fresh, may_view
-from ._args import normalize_axis, require_array
+from .._array import Array
 from .._checks import common_device
+from .._core.values import fresh, may_view
+from ._args import normalize_axis, require_array
 
 __all__ = ["take", "take_along_axis"]
 

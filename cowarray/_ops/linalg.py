@@ -13,12 +13,13 @@ import math
 import operator
 from typing import Any, Literal, NamedTuple
 
-from .._array import Array, fresh, may_view
+from .._array import Array
+from .._checks import common_device
+from .._core.values import fresh, may_view
 from .._devices import Device
 from .._dtypes import complex64, complex128, float16, float32, one_kind, promote, to_dtype
-from .._errors import reports_linalg_errors
+from .._errors import matmul_shapes, reports_linalg_errors
 from ._args import normalize_axes, require_array
-from .._checks import common_device
 
 __all__ = [
     "EigResult",
@@ -240,20 +241,16 @@ def matmul(x1: Array, x2: Array, /) -> Array:
             and a.ndim
             and b.ndim
             and a.shape[-1] == b.shape[-2 if b.ndim > 1 else -1]
+            and (a.ndim < 3 or b.ndim < 3 or a.shape[:-2] == b.shape[:-2])
         ):
             return fresh(device.backend.xp.matmul(a, b), device)
     device, dtype = _pair("matmul", x1, x2)
-    if x1.ndim == 0 or x2.ndim == 0:
-        raise ValueError(
-            f"matmul: operands must have at least one dimension, got shapes {x1.shape} "
-            f"and {x2.shape}"
-        )
-    if x1.shape[-1] != x2.shape[-2 if x2.ndim > 1 else -1]:
-        raise ValueError(
-            f"matmul: shapes {x1.shape} and {x2.shape} are not aligned: x1's last axis must "
-            "have the length of x2's second-to-last (its only axis if x2 is 1-D)"
-        )
-    result = device.backend.xp.matmul(x1._data, x2._data)
+    if x1.ndim == 0 or x2.ndim == 0 or x1.shape[-1] != x2.shape[-2 if x2.ndim > 1 else -1]:
+        raise matmul_shapes(x1.shape, x2.shape)
+    try:
+        result = device.backend.xp.matmul(x1._data, x2._data)
+    except ValueError as error:  # batch dimensions that do not broadcast
+        raise matmul_shapes(x1.shape, x2.shape) from error
     return fresh(_as_dtype(result, dtype), device)
 
 

@@ -34,11 +34,13 @@ from typing import Any, Final
 
 import numpy
 
-from .._array import Array, fresh, lazy_clone, may_view
+from .._array import Array
+from .._checks import common_device
+from .._core.values import fresh, lazy_clone, may_view
 from .._devices import Device
 from .._dtypes import check_scalar, normalize_scalar, promote
+from .._errors import not_an_array, out_refused
 from ._args import normalize_axis, normalize_shape, require_array
-from .._checks import common_device
 from .creation import eye
 from .manipulation import _concat_error, _gather, permute_dims
 
@@ -291,9 +293,7 @@ def _array_or_scalar(a: object, function: str) -> Any:
     try:
         normalize_scalar(a)
     except TypeError:
-        raise TypeError(
-            f"{function}: expected a cowarray Array or a Python scalar, got {type(a).__name__}"
-        ) from None
+        raise not_an_array(function, "a", a, "a cowarray Array or a Python scalar") from None
     return a
 
 
@@ -915,6 +915,8 @@ def pad(
         raise ValueError(
             f"pad: mode {mode!r} is not supported; use one of {', '.join(sorted(_PAD_KEYWORDS))}"
         )
+    if "out" in kwargs:
+        raise out_refused("ca.pad")
     unknown = set(kwargs) - _PAD_KEYWORDS[mode]
     if unknown:
         raise TypeError(f"pad: mode {mode!r} takes no keyword {', '.join(sorted(unknown))}")

@@ -19,11 +19,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._array import Array, fresh, may_view
-from .._dtypes import normalize_scalar, promote, to_dtype
-from .._errors import shapes_do_not_broadcast
-from ._args import array_or_scalar_operands, require_array
+import numpy
+
+from .._array import Array
 from .._checks import common_device
+from .._core.values import fresh, may_view
+from .._dtypes import normalize_scalar, promote, to_dtype
+from .._errors import not_an_array, shapes_do_not_broadcast
+from ._args import array_or_scalar_operands, require_array
+from .creation import asarray
 from .elementwise import pow as _pow
 from .manipulation import broadcast_shapes
 
@@ -112,16 +116,19 @@ def outer(a: Array, b: Array, /) -> Array:
     return may_view(result, a._device, (a, b))
 
 
-def einsum(subscripts: str, /, *operands: Array) -> Array:
+def einsum(subscripts: str, /, *operands: Array | numpy.ndarray[Any, Any]) -> Array:
     """Einstein summation over ``operands`` as ``subscripts`` describes.
 
     Parameters
     ----------
     subscripts : str
         NumPy's notation: ``"ij,jk->ik"``, ``"ii"``, ``"...i,...i->..."``.
-    *operands : Array
+    *operands : Array or NumPy array
         Numeric arrays on one device; their dtypes promote (design rule 11:
-        the standard's table within a kind, NumPy 2's across kinds).
+        the standard's table within a kind, NumPy 2's across kinds). A NumPy
+        array beside at least one Array is read as an input, as
+        ``x * ndarray`` reads it (a copy on the Arrays' device, never an
+        alias); xarray's ``dot`` and ``weighted`` mix them.
 
     Returns
     -------
@@ -143,8 +150,8 @@ def einsum(subscripts: str, /, *operands: Array) -> Array:
         raise TypeError(f"einsum: subscripts must be a str, got {type(subscripts).__name__}")
     if not operands:
         raise ValueError("einsum needs at least one operand")
+    operands = _with_numpy_operands_read("einsum", operands)
     for position, operand in enumerate(operands):
-        require_array(operand, f"operands[{position}]", "einsum")
         if operand.dtype.kind not in "biufc":
             raise TypeError(f"einsum: operands[{position}] has dtype {operand.dtype}")
     device = common_device(*operands)
@@ -163,6 +170,26 @@ def einsum(subscripts: str, /, *operands: Array) -> Array:
             "one letter per axis"
         ) from None
     return may_view(result, device, tuple(operands))
+
+
+def _with_numpy_operands_read(
+    function: str, operands: tuple[Array | numpy.ndarray[Any, Any], ...]
+) -> tuple[Array, ...]:
+    """``operands`` with each NumPy array read into an Array on the Arrays' device."""
+    arrays = [operand for operand in operands if type(operand) is Array]
+    for position, operand in enumerate(operands):
+        if type(operand) is not Array and not isinstance(operand, numpy.ndarray):
+            require_array(operand, f"operands[{position}]", function)
+    if not arrays:
+        raise TypeError(
+            f"{function}: at least one operand must be a cowarray Array, got only NumPy "
+            "arrays; make one with ca.asarray first"
+        )
+    device = common_device(*arrays)
+    return tuple(
+        operand if type(operand) is Array else asarray(operand, device=device)
+        for operand in operands
+    )
 
 
 # -- signals --------------------------------------------------------------------
@@ -481,9 +508,7 @@ def _kind(x: object, function: str) -> str:
     try:
         value = normalize_scalar(x)
     except TypeError:
-        raise TypeError(
-            f"{function}: expected a cowarray Array or a Python scalar, got {type(x).__name__}"
-        ) from None
+        raise not_an_array(function, "x", x, "a cowarray Array or a Python scalar") from None
     return "c" if isinstance(value, complex) else "f"
 
 
@@ -535,8 +560,8 @@ def _widened(value: object, name: str) -> Any:
     try:
         scalar = normalize_scalar(value)
     except TypeError:
-        raise TypeError(
-            f"float_power: {name} must be an Array or a Python scalar, got {type(value).__name__}"
+        raise not_an_array(
+            "float_power", name, value, "a cowarray Array or a Python scalar"
         ) from None
     return scalar if isinstance(scalar, complex) else float(scalar)
 
@@ -557,5 +582,5 @@ def float_power(x1: Array | Scalar, x2: Array | Scalar, /) -> Array:
     cowarray.Array([0.5       , 0.33333333], dtype=float64)
     """
     if type(x1) is not Array and type(x2) is not Array:
-        raise TypeError("float_power: at least one of x1 and x2 must be an Array")
+        raise not_an_array("float_power", "x1", x1, "a cowarray Array (at least one of x1 and x2)")
     return _pow(_widened(x1, "x1"), _widened(x2, "x2"))

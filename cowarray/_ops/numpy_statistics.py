@@ -32,10 +32,13 @@ import operator
 from collections.abc import Sequence
 from typing import Any, Final
 
-from .._array import Array, fresh, may_view
+import numpy
+
+from .._array import Array
+from .._checks import common_device
+from .._core.values import fresh, may_view
 from .._dtypes import to_dtype
 from ._args import normalize_axes, normalize_axis, require_array
-from .._checks import common_device
 
 __all__ = [
     "average",
@@ -63,7 +66,7 @@ __all__ = [
 ]
 
 Axis = int | tuple[int, ...] | None
-QuantileArg = float | Sequence[float] | Array
+QuantileArg = float | Sequence[float] | Array | numpy.ndarray[Any, Any]
 
 
 def _check_bool(value: object, name: str, function: str) -> None:
@@ -439,10 +442,17 @@ def _quantile_levels(q: object, x: Array, scale: float, function: str) -> Any:
         if q.ndim > 1:
             raise ValueError(f"{function}: q must be a scalar or 1-D, got shape {q.shape}")
         levels = xp.astype(q._data, float64)
+    elif isinstance(q, numpy.ndarray):  # NumPy's levels (xarray passes them), read as values
+        if q.dtype.kind not in "iuf":
+            raise TypeError(f"{function}: q must be real, got dtype {q.dtype}")
+        if q.ndim > 1:
+            raise ValueError(f"{function}: q must be a scalar or 1-D, got shape {q.shape}")
+        levels = xp.asarray(q.astype(numpy.float64))
     else:
         values = list(q) if isinstance(q, (tuple, list)) else q
         for value in values if isinstance(values, list) else [values]:
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
+            real = isinstance(value, (int, float, numpy.integer, numpy.floating))
+            if isinstance(value, (bool, numpy.bool_)) or not real:
                 raise TypeError(
                     f"{function}: q must be a real number, a sequence of them or an Array, "
                     f"got {type(value).__name__}"
@@ -605,8 +615,8 @@ def _median(function: str, a: Array, axis: Axis, keepdims: bool, skip_nan: bool)
 
 def quantile(
     a: Array,
-    q: QuantileArg,
     /,
+    q: QuantileArg,
     axis: Axis = None,
     *,
     method: str = "linear",
@@ -618,9 +628,9 @@ def quantile(
     ----------
     a : Array
         A real array; a NaN in a slice makes its quantiles NaN.
-    q : float, sequence of float, or Array
-        Levels in [0, 1]; a sequence or a 1-D Array puts its axis first in
-        the result.
+    q : float, sequence of float, Array or NumPy array
+        Levels in [0, 1]; a sequence or a 1-D array puts its axis first in
+        the result. Positional or by keyword (``q=``), as in NumPy.
     axis : int or tuple of int, optional
     method : str, default "linear"
         Any of NumPy's: ``"linear"``, ``"lower"``, ``"higher"``,
@@ -650,8 +660,8 @@ def quantile(
 
 def percentile(
     a: Array,
-    q: QuantileArg,
     /,
+    q: QuantileArg,
     axis: Axis = None,
     *,
     method: str = "linear",
@@ -670,8 +680,8 @@ def percentile(
 
 def nanquantile(
     a: Array,
-    q: QuantileArg,
     /,
+    q: QuantileArg,
     axis: Axis = None,
     *,
     method: str = "linear",
@@ -690,8 +700,8 @@ def nanquantile(
 
 def nanpercentile(
     a: Array,
-    q: QuantileArg,
     /,
+    q: QuantileArg,
     axis: Axis = None,
     *,
     method: str = "linear",

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from .._array import Array, fresh, may_view
+from .._array import Array
+from .._checks import REAL, accepts, check_dtypes, common_device
+from .._core.values import fresh, may_view
 from .._dtypes import DEFAULT_INDEX, normalize_scalar, one_kind, promote, scalar_result_dtype
 from ._args import array_or_scalar_operands, normalize_axes, normalize_axis, require_array
-from .._checks import REAL, accepts, check_dtypes, common_device
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 

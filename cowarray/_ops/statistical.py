@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._array import Array, fresh
+from .._array import Array
+from .._checks import ANY, FLOATING, NUMERIC, REAL, REAL_FLOATING, accepts, check_dtypes
+from .._core.values import fresh
 from .._dtypes import to_dtype
 from ._args import normalize_axes, normalize_axis, require_array
-from .._checks import FLOATING, NUMERIC, REAL, REAL_FLOATING, accepts, check_dtypes
 
 __all__ = [
     "cumulative_prod",
@@ -37,7 +38,7 @@ def _reduce(
     return fresh(function(x._data, axis=axes, keepdims=keepdims, **options), x._device)
 
 
-@accepts(NUMERIC)
+@accepts(ANY)
 def sum(
     x: Array,
     /,
@@ -49,13 +50,17 @@ def sum(
     """The sum of ``x``'s elements over ``axis`` (all axes by default).
 
     Integer inputs sum in the default integer dtype of their signedness
-    (``int64`` / ``uint64``) unless ``dtype`` says otherwise.
+    (``int64`` / ``uint64``) unless ``dtype`` says otherwise. A boolean
+    ``x`` counts its True elements in ``int64``, as NumPy does (the standard
+    leaves booleans to the library; design rule 11).
 
     Examples
     --------
     >>> import cowarray as ca
     >>> ca.sum(ca.asarray([[1, 2], [3, 4]]), axis=0)
     cowarray.Array([4, 6], dtype=int64)
+    >>> ca.sum(ca.asarray([True, False, True]))
+    cowarray.Array(2, dtype=int64)
     """
     require_array(x, "x", "sum")
     check_dtypes("sum", x.dtype)

@@ -1,13 +1,26 @@
 """Bridges to other array libraries, built on DLPack (:func:`cowarray.from_dlpack`).
 
 Each bridge is a submodule that imports its library only when called:
-``import cowarray`` and ``import cowarray.interop`` never import torch.
+``import cowarray`` and ``import cowarray.interop`` never import torch, and
+``cowarray.interop.torch`` is loaded on first use, without importing torch.
 einops is the exception, through :func:`register_einops`.
 """
 
 from __future__ import annotations
 
+import importlib
+
+from .._errors import missing_name
+
 __all__ = ["register_einops"]
+
+
+def __getattr__(name: str) -> object:
+    """``cowarray.interop.torch`` without its own import: the bridge module
+    imports torch only when called, so loading it here costs nothing more."""
+    if name == "torch":
+        return importlib.import_module(f"{__name__}.torch")
+    raise missing_name(__name__, name)
 
 
 def register_einops() -> bool:

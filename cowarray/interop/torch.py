@@ -25,6 +25,7 @@ from .. import _view_writes
 from .._array import Array
 from .._devices import CPU
 from .._dlpack import count_import_copy, exposed_view, from_dlpack, import_zero_copy
+from .._errors import not_an_array, refuse_out
 
 if TYPE_CHECKING:
     import torch
@@ -50,6 +51,7 @@ _SHARED_DTYPES = (
 )
 
 
+@refuse_out
 def to_torch(x: Array, /, *, copy: bool | None = None) -> torch.Tensor:
     """A torch tensor with the values of ``x``; zero-copy unless ``copy=True``.
 
@@ -93,7 +95,7 @@ def to_torch(x: Array, /, *, copy: bool | None = None) -> torch.Tensor:
     'private'
     """
     if type(x) is not Array:
-        raise TypeError(f"to_torch expects a cowarray Array, got {type(x).__name__}")
+        raise not_an_array("to_torch", "x", x)
     library = _TORCH or _load_torch()
     if copy is None and type(x._data) is _NDARRAY:
         # A view whose family lives (``to_torch(out[k])``): torch's writes
@@ -125,6 +127,7 @@ def to_torch(x: Array, /, *, copy: bool | None = None) -> torch.Tensor:
     return shared
 
 
+@refuse_out
 def from_torch(t: torch.Tensor, /, *, copy: bool | None = None) -> Array:
     """An Array with the values of the torch tensor ``t``; zero-copy unless ``copy=True``.
 

@@ -1,7 +1,10 @@
 """Helpers to run one test body on every available device and compare with NumPy.
 
-``available_devices()`` lists the devices this machine can test: ``cpu``, the
-simulated ``cpu:1``, and ``cuda:0`` when CuPy and a GPU are present. The
+``available_devices()`` lists the devices this machine can test, read from
+the backend registry (``cowarray._backends.KINDS``): for each kind of device
+present, its first device, or every one where the kind asks for that. Today
+that is ``cpu``, the simulated ``cpu:1``, and ``cuda:0`` when CuPy and a GPU
+are present; a new kind of device is tested once it is registered. The
 environment variable ``COWARRAY_TEST_DEVICES`` (comma-separated names)
 narrows the list. Importing this module never imports CuPy unless asked.
 
@@ -23,46 +26,54 @@ One test body on every device, compared with NumPy (as CuPy's
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from typing import Any
 
 import numpy as np
 
 from .._array import Array
+from .._backends import KINDS
 from .._devices import Device
 
 __all__ = ["assert_equal_to_model", "available_devices", "to_numpy"]
 
 
-def _cuda_available() -> bool:
-    if importlib.util.find_spec("cupy") is None:
-        return False
-    try:
-        import cupy
-
-        return bool(cupy.cuda.runtime.getDeviceCount() > 0)
-    except Exception:  # no driver, no device: nothing to test there
-        return False
-
-
 def available_devices() -> list[Device]:
-    """The devices to run tests on, narrowed by ``COWARRAY_TEST_DEVICES``.
+    """The devices to run tests on: those the backend registry finds here,
+    narrowed by ``COWARRAY_TEST_DEVICES``.
+
+    Each registered kind of device contributes the first of its devices
+    present on this machine, or all of them where the kind asks for that
+    (``cpu`` and the simulated ``cpu:1``); a kind with none present (no GPU)
+    contributes nothing. Asking may import a kind's library (CuPy, to count
+    the GPUs).
+
+    Returns
+    -------
+    list of Device
+        In the registry's order: ``[cpu, cpu:1]``, then ``cuda:0`` where CuPy
+        and a GPU are present. With ``COWARRAY_TEST_DEVICES`` set (``"cpu,cuda:0"``)
+        only the devices it names.
 
     Examples
     --------
+    >>> import cowarray as ca
     >>> from cowarray.testing import available_devices
-    >>> [str(d) for d in available_devices()][:2]  # doctest: +SKIP
-    ['cpu', 'cpu:1']
+    >>> all(isinstance(device, ca.Device) for device in available_devices())
+    True
+    >>> [str(d) for d in available_devices()]  # doctest: +SKIP
+    ['cpu', 'cpu:1', 'cuda:0']
     """
-    names = ["cpu", "cpu:1"]
-    if _cuda_available():
-        names.append("cuda:0")
+    devices = []
+    for kind in KINDS.values():
+        present = kind.present()
+        chosen = present if kind.test_every_index else present[:1]
+        devices += [Device(kind.name, index) for index in chosen]
     wanted = os.environ.get("COWARRAY_TEST_DEVICES")
     if wanted:
-        chosen = {name.strip() for name in wanted.split(",") if name.strip()}
-        names = [name for name in names if name in chosen]
-    return [Device(name) for name in names]
+        names = {name.strip() for name in wanted.split(",") if name.strip()}
+        devices = [device for device in devices if str(device) in names]
+    return devices
 
 
 def to_numpy(x: Array) -> Any:

@@ -18,9 +18,8 @@ import numpy as np
 import pytest
 
 import cowarray as ca
-from cowarray import _ops
+from cowarray import _checks, _ops
 from cowarray._backends.base import STANDARD_NAMES
-from cowarray import _checks
 from cowarray._ops import elementwise
 
 OP_MODULES = [
@@ -28,7 +27,7 @@ OP_MODULES = [
     for info in pkgutil.iter_modules(_ops.__path__)
     if not info.name.startswith("_")
 ]
-NAMESPACES = (ca, ca.linalg, ca.fft)
+NAMESPACES = (ca, ca.linalg, ca.fft, ca.lib.stride_tricks)
 
 #: element-wise functions under NumPy's names, not the standard's
 NUMPY_NAMES = {"around"}

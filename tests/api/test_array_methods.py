@@ -257,7 +257,7 @@ def test_assigning_into_at_points_to_set() -> None:
     ("numpy_name", "spelling"), [("array", "asarray"), ("concatenate", "concat")]
 )
 def test_numpy_spellings_point_to_the_standards(numpy_name: str, spelling: str) -> None:
-    with pytest.raises(AttributeError, match=f"cowarray.{spelling}"):
+    with pytest.raises(AttributeError, match=rf"ca\.{spelling}\("):
         getattr(ca, numpy_name)
     with pytest.raises(AttributeError, match=r"no attribute 'no_such_name'$"):
         ca.no_such_name  # noqa: B018

@@ -24,8 +24,8 @@ import pytest
 from _compare import assert_matches, host
 
 import cowarray as ca
-from cowarray._dtypes import ALL_DTYPES, PROMOTION_TABLE, STANDARD_PROMOTION_TABLE
 from cowarray._checks import CATEGORY
+from cowarray._dtypes import ALL_DTYPES, PROMOTION_TABLE, STANDARD_PROMOTION_TABLE
 
 DTYPES = list(ALL_DTYPES)
 

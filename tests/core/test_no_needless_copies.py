@@ -116,7 +116,6 @@ _NUMPY_VIEWS: dict[str, Callable[[Any], Any]] = {
     "np.ravel": np.ravel,
     "np.reshape": lambda a: np.reshape(a, (N // 2, 2 * N)),
     "np.expand_dims": lambda a: np.expand_dims(a, 0),
-    "np.atleast_3d": np.atleast_3d,
     "np.flip": lambda a: np.flip(a, 0),
 }
 

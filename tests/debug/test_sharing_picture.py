@@ -25,12 +25,12 @@ def test_text_groups_arrays_by_buffer_with_states_and_holders(backend_device: ca
     x, clone, window, fresh = known_set(backend_device)
     picture = ca.sharing_picture(x, clone, window, fresh, names=["x", "clone", "window", "fresh"])
     assert str(picture) == (
-        "buffer A: shared, 3 holders, 8000 bytes\n"
-        "  x       (1000,) float64, views 8000 bytes\n"
-        "  clone   (1000,) float64, views 8000 bytes\n"
+        "buffer A: shared, 3 holders, 8.0 kB\n"
+        "  x       (1000,) float64, views 8.0 kB\n"
+        "  clone   (1000,) float64, views 8.0 kB\n"
         "  window  (10,) float64, views 80 bytes\n"
-        "buffer B: private, 1 holder, 8000 bytes\n"
-        "  fresh   (1000,) float64, views 8000 bytes"
+        "buffer B: private, 1 holder, 8.0 kB\n"
+        "  fresh   (1000,) float64, views 8.0 kB"
     )
 
 
@@ -75,12 +75,12 @@ def test_svg_is_well_formed_with_a_box_per_array_and_buffer_and_an_arrow_per_arr
     svg = picture._repr_svg_()
     root = ET.fromstring(svg)
     groups = root.findall(f"{SVG}g")
-    assert [g.get("class") for g in groups] == ["array"] * 4 + ["buffer"] * 2
+    assert [g.get("class") for g in groups] == ["array"] * 4 + ["buffer"] * 2 + ["legend"]
     assert len(root.findall(f"{SVG}line")) == 4
     texts = [t.text for t in root.iter(f"{SVG}text")]
     assert {"x", "clone", "window", "fresh"} <= set(texts)
     assert "buffer A (shared)" in texts and "buffer B (private)" in texts
-    assert "3 holders, 8000 bytes" in texts
+    assert "3 holders, 8.0 kB" in texts
 
 
 def test_svg_escapes_names() -> None:
@@ -147,3 +147,61 @@ def test_svg_shortens_long_names_and_keeps_them_in_the_tooltip() -> None:
     assert any(t.endswith("\u2026") and name.startswith(t[:-1]) for t in texts)
     titles = [t.text or "" for t in root.iter(f"{SVG}title")]
     assert any(t.startswith(name) for t in titles)
+
+
+def arrow_ends(svg: str) -> list[tuple[str | None, str | None]]:
+    root = ET.fromstring(svg)
+    return [
+        (line.get("x2"), line.get("y2"))
+        for line in root.iter(f"{SVG}line")
+        if line.get("marker-end") and not line.get("marker-start")
+    ]
+
+
+def test_arrows_into_one_buffer_end_at_distinct_points() -> None:
+    x = ca.zeros(100)
+    svg = ca.sharing_picture(x=x, a=x[:10], b=x[10:], c=ca.lazy_clone(x)).to_svg()
+    ends = arrow_ends(svg)
+    assert len(ends) == 4 and len(set(ends)) == 4
+
+
+def test_the_legend_explains_the_viewed_part_and_every_state() -> None:
+    x = ca.zeros(10)
+    root = ET.fromstring(ca.sharing_picture(x=x, head=x[:2]).to_svg())
+    legend = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "legend")
+    texts = " ".join(t.text or "" for t in legend.iter(f"{SVG}text"))
+    assert "the part of its buffer an array views" in texts
+    for state in ("private", "shared", "exposed", "foreign"):
+        assert f"{state}: " in texts
+
+
+def test_an_exposed_buffer_shows_numpy_or_torch_on_the_other_side() -> None:
+    x = ca.arange(4.0)
+    alias = np.asarray(x)  # exposed while alias lives
+    svg = ca.sharing_picture(x=x).to_svg()
+    root = ET.fromstring(svg)
+    outside = [g for g in root.iter(f"{SVG}g") if g.get("class") == "outside"]
+    assert len(outside) == 1
+    texts = [t.text for t in outside[0].iter(f"{SVG}text")]
+    assert texts[0] == "NumPy array / torch tensor" and "both see writes" in texts[1]
+    del alias
+    plain = ET.fromstring(ca.sharing_picture(x=x).to_svg())
+    assert not [g for g in plain.iter(f"{SVG}g") if g.get("class") == "outside"]
+
+
+def test_a_foreign_array_has_a_purple_bar_over_its_memory() -> None:
+    native = np.arange(5.0)
+    foreign = ca.asarray(native, copy=False)
+    root = ET.fromstring(ca.sharing_picture(foreign=foreign).to_svg())
+    array = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "array")
+    fills = [r.get("fill") for r in array.iter(f"{SVG}rect")]
+    assert "#8e24aa" in fills  # the viewed part, in memory from outside cowarray
+    assert any(g.get("class") == "outside" for g in root.iter(f"{SVG}g"))
+
+
+def test_sizes_read_as_people_read_them() -> None:
+    x = ca.zeros(1_000_000)
+    assert str(ca.sharing_picture(x=x)).splitlines() == [
+        "buffer A: private, 1 holder, 8.0 MB",
+        "  x  (1000000,) float64, views 8.0 MB",
+    ]

@@ -102,22 +102,18 @@ def test_table_has_one_row_per_event_with_lettered_buffers_and_the_user_line(
         line = next_line()
         y[0] = 1.0
     rows = str(t).splitlines()
-    assert rows[0].split() == [
-        "#",
-        "event",
-        "copied",
-        "concerned",
-        "region",
-        "dtype",
-        "buffer",
-        "where",
-    ]
-    assert rows[1].split()[:4] == ["1", "share", "0", "8000"]
+    assert rows[0].split() == ["#", "event", "copied", "size", "array", "buffer", "where"]
+    assert rows[1].split()[:6] == ["1", "shared,", "no", "copy", "-", "8.0"]
     assert rows[2].split() == [
         "2",
-        "materialize",
+        "copied",
+        "before",
+        "a",
+        "write",
         "80",
+        "bytes",
         "80",
+        "bytes",
         "(10,)",
         "float64",
         "A",
@@ -125,7 +121,7 @@ def test_table_has_one_row_per_event_with_lettered_buffers_and_the_user_line(
         "B",
         f"test_trace.py:{line}",
     ]
-    assert rows[-1] == "2 events, 1 copy, 80 bytes copied"
+    assert rows[3] == "2 events, 1 copy, 80 bytes copied"
     assert repr(t) == "<cowarray trace: 2 events, 1 copy, 80 bytes copied>"
 
 
@@ -296,3 +292,91 @@ print(len(asked), len(set(asked)))
         check=True,
     )
     assert result.stdout.split() == ["50", "50"]
+
+
+def test_every_kind_of_event_in_the_table_is_explained_in_plain_words_under_it() -> None:
+    x = ca.zeros(1000)
+    with ca.trace() as t:
+        y = ca.lazy_clone(x)
+        y[0] = 1.0
+        del y
+        x[0] = 2.0
+    lines = str(t).splitlines()
+    assert lines[-4] == "3 events, 1 copy, 8000 bytes copied (8.0 kB)"
+    legend = lines[-3:]
+    assert [line.split(":")[0] for line in legend] == [
+        "shared, no copy (share)",
+        "copied before a write (materialize)",
+        "written in place (takeover)",
+    ]
+    for word in ("concerned", "takeover:", "materialize:", "exposure_end"):
+        assert word not in "\n".join(lines[:-3])  # no jargon in the rows
+    assert [e.label for e in t.events] == [
+        "shared, no copy",
+        "copied before a write",
+        "written in place",
+    ]
+    assert all(e.description for e in t.events)
+
+
+def test_one_line_that_shares_twice_is_one_row_and_the_events_stay_two() -> None:
+    x = ca.zeros(1_000_000)
+    with ca.trace() as t:
+        y = ca.lazy_clone(x[:2])
+    assert [e.kind for e in t.events] == ["share", "share"]  # the data stays exact
+    rows = str(t).splitlines()
+    assert rows[1].split()[:5] == ["1-2", "shared,", "no", "copy", "(x2)"]
+    assert len(rows) == 1 + 1 + 1 + 2  # header, one row, total, two legend lines
+    assert rows[-1].startswith("(xN): one line shared the buffer N times")
+    assert t._repr_html_().count("<tr>") == 2  # the header and the one row
+    assert y.shape == (2,)
+
+
+def test_sizes_are_human_and_exact_counts_stay_in_the_total() -> None:
+    x = ca.zeros(1_000_000)
+    with ca.trace() as t:
+        y = ca.lazy_clone(x)
+        y[0] = 1.0
+    rows = [row.split() for row in str(t).splitlines()]
+    assert rows[2][5:9] == ["8.0", "MB", "8.0", "MB"]
+    assert str(t).splitlines()[3] == "2 events, 1 copy, 8000000 bytes copied (8.0 MB)"
+    assert t.bytes_copied == 8_000_000 and t.events[1].nbytes == 8_000_000
+
+
+@pytest.mark.parametrize(
+    ("nbytes", "text"),
+    [
+        (0, "0 bytes"),
+        (1, "1 byte"),
+        (999, "999 bytes"),
+        (1000, "1.0 kB"),
+        (999_949, "999.9 kB"),
+        (999_950, "1.0 MB"),
+        (8_000_000, "8.0 MB"),
+        (3 * 10**9, "3.0 GB"),
+        (5 * 10**15, "5000.0 TB"),
+    ],
+)
+def test_format_bytes_never_shows_a_thousand_of_a_unit(nbytes: int, text: str) -> None:
+    from cowarray._observe import format_bytes
+
+    assert format_bytes(nbytes) == text
+
+
+def test_the_html_table_has_the_legend_and_a_row_per_user_visible_event() -> None:
+    x = ca.zeros(10)
+    with ca.trace() as t:
+        y = ca.lazy_clone(x[:5])
+        y[0] = 1.0
+    table = t._repr_html_()
+    assert table.count("<tr>") == 3  # the header, the two shares as one row, the copy
+    assert "shared, no copy (share): a view or lazy clone" in table
+    assert ">1-2</td>" in table and table.endswith("</caption></table>")
+
+
+def test_a_copy_made_by_an_import_says_why_in_its_label() -> None:
+    native = np.arange(10.0)
+    with ca.trace() as t:
+        ca.asarray(native)  # copies
+    (event,) = [e for e in t.events if e.kind == "materialize"]
+    assert (event.cause, event.label) == ("import", "copied on import")

@@ -10,7 +10,12 @@ import pytest
 import cowarray as ca
 from cowarray._observe import _reset_buffer_names
 
-pytest.importorskip("torch", reason="the tutorial's torch section needs torch (the test extra)")
+pytest.importorskip(
+    "torch",
+    reason="the tutorial's torch section needs torch, which the test extra leaves out;"
+    " the CPU build: python -m pip install torch==2.13.0"
+    " --index-url https://download.pytorch.org/whl/cpu",
+)
 
 DOCS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "docs")
 

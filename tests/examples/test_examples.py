@@ -47,13 +47,29 @@ def test_quickstart_shows_values_sharing_and_the_trace() -> None:
     assert "| same buffer after the write: True" in out
     table = rows(out)
     where = f"quickstart.py:{line_of('quickstart.py', 'head[0] = 0.0')}"
-    assert ["4", "materialize", "800", "800", "(100,)", "float64", "A", "->", "B", where] in table
+    copied = ["copied", "before", "a", "write"]
+    assert [
+        "4",
+        *copied,
+        "800",
+        "bytes",
+        "800",
+        "bytes",
+        "(100,)",
+        "float64",
+        "A",
+        "->",
+        "B",
+        where,
+    ] in table
     where = f"quickstart.py:{line_of('quickstart.py', 'x[2] = 3.0')}"
     assert [
         "5",
-        "materialize",
-        "8000000",
-        "8000000",
+        *copied,
+        "8.0",
+        "MB",
+        "8.0",
+        "MB",
         "(1000000,)",
         "float64",
         "A",
@@ -61,7 +77,21 @@ def test_quickstart_shows_values_sharing_and_the_trace() -> None:
         "C",
         where,
     ] in table
-    assert "5 events, 2 copies, 8000800 bytes copied" in out
+    where = f"quickstart.py:{line_of('quickstart.py', 'head = ca.lazy_clone(snapshot[:100])')}"
+    shared_twice = [
+        "2-3",
+        "shared,",
+        "no",
+        "copy",
+        "(x2)",
+        "-",
+        "800",
+        "bytes",
+        "(100,)",
+        "float64",
+    ]
+    assert [*shared_twice, "A", where] in table
+    assert "5 events, 2 copies, 8000800 bytes copied (8.0 MB)" in out
     # slice (80) + x (8 MB) earlier, then the traced 800 + 8 MB
     assert "copies since start: CopyCounters(copies=4, bytes_copied=16000880)" in out
 
@@ -74,23 +104,24 @@ def test_trace_walkthrough_shows_each_rule_at_the_line_that_caused_it() -> None:
     clone, write, region, last, numpy, warn = (rows(s) for s in sections)
     # One name per buffer for the whole run: data is A, then B after its copy.
     share_line = line_of(name, "backup = ca.lazy_clone(data)")
+    shared = ["shared,", "no", "copy"]
     assert [
         "1",
-        "share",
-        "0",
-        "800000",
+        *shared,
+        "-",
+        "800.0",
+        "kB",
         "(100000,)",
         "float64",
         "A",
         f"{name}:{share_line}",
     ] in clone
-    assert ["buffer", "A:", "shared,", "2", "holders,", "800000", "bytes"] in clone
+    assert ["buffer", "A:", "shared,", "2", "holders,", "800.0", "kB"] in clone
     where = f"{name}:{line_of(name, 'data *= 2.0')}"
+    copied = ["copied", "before", "a", "write", "800.0", "kB", "800.0", "kB"]
     assert [
         "1",
-        "materialize",
-        "800000",
-        "800000",
+        *copied,
         "(100000,)",
         "float64",
         "A",
@@ -98,17 +129,20 @@ def test_trace_walkthrough_shows_each_rule_at_the_line_that_caused_it() -> None:
         "B",
         where,
     ] in write
+    assert "1 event, 1 copy, 800000 bytes copied (800.0 kB)" in sections[1]
     where = f"{name}:{line_of(name, 'first[:] = -1.0')}"
-    assert ["3", "materialize", "40", "40", "(5,)", "float64", "A", "->", "C", where] in region
+    copied_40 = ["copied", "before", "a", "write", "40", "bytes", "40", "bytes"]
+    assert ["3", *copied_40, "(5,)", "float64", "A", "->", "C", where] in region
+    where = f"{name}:{line_of(name, 'first = ca.lazy_clone(backup[:5])')}"
+    assert ["1-2", *shared, "(x2)", "-", "40", "bytes", "(5,)", "float64", "A", where] in region
     where = f"{name}:{line_of(name, 'data[0] = 100.0')}"
-    assert ["1", "takeover", "0", "800000", "(100000,)", "float64", "B", where] in last
+    in_place = ["written", "in", "place", "-", "800.0", "kB"]
+    assert ["1", *in_place, "(100000,)", "float64", "B", where] in last
     assert "data[1] is now 200.0 | kept[1] is still 2.0" in sections[4]
     where = f"{name}:{line_of(name, 'alias = np.asarray(data)')}"
     assert [
         "1",
-        "materialize",
-        "800000",
-        "800000",
+        *copied,
         "(100000,)",
         "float64",
         "B",
@@ -116,6 +150,8 @@ def test_trace_walkthrough_shows_each_rule_at_the_line_that_caused_it() -> None:
         "D",
         where,
     ] in numpy
+    lent = ["lent", "to", "NumPy/torch", "-", "800.0", "kB", "(100000,)", "float64", "D", where]
+    assert ["2", *lent] in numpy
     warnings = [line for line in sections[5].splitlines() if line.startswith("CopyWarning")]
     big_write = line_of(name, "other[0] = 1.0")
     assert len(warnings) == 1

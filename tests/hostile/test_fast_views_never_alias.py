@@ -97,7 +97,13 @@ def test_fast_views_taken_while_another_thread_writes_keep_their_values(
 # Where a fast path runs: a write may come between any two of their lines.
 _FAST_PATH_FILES = {
     str(Path(ca.__file__).parent / name)
-    for name in ("_array.py", "_methods.py", "_ops/manipulation.py", "_backends/numpy.py")
+    for name in (
+        "_array.py",
+        "_core/values.py",
+        "_methods.py",
+        "_ops/manipulation.py",
+        "_backends/numpy.py",
+    )
 }
 
 

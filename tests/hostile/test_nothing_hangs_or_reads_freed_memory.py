@@ -137,7 +137,9 @@ def test_nothing_can_come_between_the_inplace_fast_path_check_and_its_store() ->
     # and the store must be one step for other threads and the collector.
     import dis
 
-    instructions = list(dis.get_instructions(ca.Array.__iadd__))
+    from cowarray._core.values import replace_private
+
+    instructions = list(dis.get_instructions(replace_private))
     stores = [
         i
         for i, ins in enumerate(instructions)

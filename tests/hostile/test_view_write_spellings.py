@@ -751,3 +751,152 @@ def test_a_write_through_an_export_alive_at_exit_is_reported() -> None:
     ]
     assert len(expected) == (4 if extra else 3)
     assert reported == expected, done.stderr
+
+
+# -- the message: the user's names, one hint for chained writes, the docs page --------
+
+
+def _caught_messages(body: Callable[[], object]) -> list[str]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        body()
+    return [str(w.message) for w in caught if w.category is ca.ViewWriteWarning]
+
+
+def test_the_warning_names_the_view_the_code_wrote() -> None:
+    out = ca.zeros((2, 3))
+
+    def body() -> None:
+        top = out[0]
+        top[1] = 5.0
+        u = out[1]
+        u += 1.0
+
+    first, second = _caught_messages(body)
+    assert first.startswith("top[1] = 5.0 changed only the view top, not the array")
+    assert "top = lazy_clone(x[k])" in first
+    assert second.startswith("u += 1.0 changed only the view u, not the array")
+    assert "not u = x[k]; u += d" in second
+    for message in (first, second):
+        assert "docs/compatibility.md" not in message  # a page, not a repo path
+        assert '"Compatibility: library code that relies on writes through views"' in message
+
+
+def test_a_chained_assignment_is_told_to_index_once() -> None:
+    m = ca.zeros((3, 3))
+
+    def body() -> None:
+        m[0][1] = 5
+        m[2][:] = 1.0
+        m[0][1:3] = 2.0
+
+    messages = _caught_messages(body)
+    assert len(messages) == 3
+    assert messages[0].startswith("m[0][1] = 5 changed only the temporary view m[0]")
+    assert "write m[0, 1] = 5" in messages[0]
+    assert "write m[2, :] = 1.0" in messages[1]
+    assert "write m[0, 1:3] = 2.0" in messages[2]
+
+
+def test_a_chained_write_after_a_slice_gets_no_wrong_single_index() -> None:
+    m = ca.zeros((4, 3))
+
+    def body() -> None:
+        m[1:3][0] = 7.0  # m[1:3][0] is m[1], not m[1:3, 0]
+
+    (message,) = _caught_messages(body)
+    assert "m[1:3, 0]" not in message and "Write m itself, with one index" in message
+
+
+def test_a_write_from_c_keeps_neutral_words() -> None:
+    out = ca.zeros((2, 3))
+
+    def body() -> None:
+        row = out[0]
+        operator.iadd(row, 1.0)
+
+    (message,) = _caught_messages(body)
+    assert message.startswith("an in-place add changed only this view")
+
+
+def test_an_in_place_write_stored_into_a_list_warns_before_later_output(tmp_path: Any) -> None:
+    """``u *= 2`` and then ``results[0] = u``: no write-back into ``u``'s family
+    follows, so the warning comes at the write, not at a later operation
+    after other output."""
+    script = tmp_path / "store_into_a_list.py"
+    script.write_text(
+        "import warnings, cowarray as ca\n"
+        "warnings.simplefilter('always')\n"
+        "warnings.showwarning = lambda m, *a, **k: print('WARNING', m, flush=True)\n"
+        "out = ca.zeros((2, 3))\n"
+        "u = out[1]\n"
+        "results = [None]\n"
+        "u *= 2.0\n"
+        "results[0] = u\n"
+        "print('printed after', flush=True)\n"
+        "total = ca.sum(out)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split(" ")[0] for line in lines] == ["WARNING", "printed"], lines
+    assert lines[0].startswith("WARNING u *= 2.0 changed only the view u")
+
+
+#: Where the threads below store their views: a global, which the warning can
+#: read without running code (a function's local cannot be read before 3.13).
+_HELD: list[object] = [None] * 8
+
+
+def test_each_threads_named_warning_comes_at_its_own_write_under_fast_switching() -> None:
+    """Threads write views of one family at once, switching every microsecond:
+    each warning is issued on the thread that wrote, naming its variable,
+    before that thread's next line runs."""
+    seen: dict[int, list[str]] = {}
+
+    def record(message: Warning | str, *args: object, **kwargs: object) -> None:
+        seen.setdefault(threading.get_ident(), []).append(str(message))
+
+    out = ca.zeros((8, 16))
+    failures: list[str] = []
+    barrier = threading.Barrier(4)
+
+    def worker(k: int) -> None:
+        mine_seen = seen.setdefault(threading.get_ident(), [])
+        barrier.wait()
+        for _ in range(30):
+            before = len(mine_seen)
+            mine = out[k]
+            mine += 1.0
+            after_write = len(mine_seen) - before
+            mine *= 2.0
+            _HELD[k] = mine
+            after_store = len(mine_seen) - before
+            _HELD[k] = None
+            del mine
+            if (after_write, after_store) != (1, 2):
+                failures.append(f"thread {k}: {after_write}, {after_store}")
+            elif not (
+                mine_seen[-2].startswith("mine += 1.0 changed only the view mine")
+                and mine_seen[-1].startswith("mine *= 2.0 changed only the view mine")
+            ):
+                failures.append(f"thread {k}: {mine_seen[-2:]}")
+
+    previous = sys.getswitchinterval()
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = record
+        sys.setswitchinterval(1e-6)
+        try:
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(timeout=120)
+        finally:
+            sys.setswitchinterval(previous)
+    assert not any(thread.is_alive() for thread in threads)
+    assert not failures, failures[:3]
+    assert float(ca.sum(out)) == 0.0  # values: only the views changed

@@ -17,8 +17,11 @@ MOVED = "moved into another by cowarray.move"
 
 
 def address(x: ca.Array) -> int:
-    """Where ``x``'s first byte lives, on any device (exports nothing)."""
-    return x.device.backend.address_range(x._data)[0]
+    """Where ``x``'s first element lives, on any device (exports nothing)."""
+    data = x._data
+    if isinstance(data, np.ndarray):
+        return int(data.__array_interface__["data"][0])
+    return int(data.data.ptr)  # CuPy's (and the stand-in's) device pointer
 
 
 def test_moved_array_has_the_values_without_a_copy(backend_device: ca.Device) -> None:
@@ -96,5 +99,5 @@ def test_every_use_of_a_moved_array_raises_a_clear_error(
 
 
 def test_move_refuses_what_is_not_an_array() -> None:
-    with pytest.raises(TypeError, match="move expects a cowarray Array"):
+    with pytest.raises(TypeError, match="move: x must be a cowarray Array"):
         ca.move(np.zeros(3))  # type: ignore[arg-type]

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import cowarray as ca
-from cowarray._core import cow, last_use
 from cowarray._backends.numpy import NUMPY_BACKEND
+from cowarray._core import cow, last_use
 from cowarray.testing import to_numpy
 
 

@@ -1,0 +1,462 @@
+"""The slots of an Array and the only code that fills them at construction.
+
+An Array (:class:`cowarray.Array`) is a :class:`Value`: six slots that this
+package alone sets. Everything that makes an Array comes here, through one
+of two constructors, by what the op knows of its result:
+
+- :func:`fresh`: memory the backend allocated for this call;
+- :func:`may_view`: a result that may view some inputs' memory, which then
+  becomes one more holder of their buffer (rule 1), or a private copy when
+  that memory is exposed to or owned by another library (rules 4, 5).
+
+Views made by the Array itself (``x.T``, ``x[1:5]``, reshapes) take
+:func:`view_of`, the one view join: the lock-free path of
+:func:`cowarray._core.cow.join`. The two hottest, ``x.T`` and a basic slice,
+carry a copy of its block inline (a call would cost a tenth of them), as the
+element-wise operators carry one of :func:`private`;
+tests/core/test_view_join_copies.py fails if a copy says anything else.
+:func:`lazy_clone` joins a whole array. :func:`donate` marks an array whose
+memory was handed over to it (:func:`cowarray.move`, an update's result).
+
+The invariants kept here:
+
+- ``_buf`` is None exactly when no other value can hold the memory ``_data``
+  views (a fresh result, a private copy); otherwise it is the shared record.
+- ``_fast_write`` is empty at construction: only a write through the core,
+  which has just shown the view private and writable, fills it.
+- ``_donated`` is set only by :func:`donate`, and cleared by the core when
+  the array gains a record or hands its memory over.
+- A view joins its source's record only if, after the join was built, the
+  source still holds that record and that memory (a write on another thread
+  replaces one or the other); otherwise the locked path decides.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from .. import _view_writes
+from .._errors import not_an_array
+from . import cow
+
+if TYPE_CHECKING:
+    from .._array import Array
+
+__all__ = [
+    "Value",
+    "bind_array_type",
+    "check_every_store",
+    "donate",
+    "fresh",
+    "imported",
+    "lazy_clone",
+    "may_view",
+    "private",
+    "replace_private",
+    "reshape_view",
+    "take_over",
+    "take_over_stored",
+    "view_of",
+]
+
+_object_new: Final = object.__new__
+
+
+class Value:
+    """The slots every Array has. Only :mod:`cowarray._core` sets them."""
+
+    __slots__ = ("_buf", "_data", "_device", "_donated", "_family", "_fast_write")
+
+    #: The backend array this value views.
+    _data: Any
+    #: The sharing record; None while this array is the only holder.
+    _buf: cow.Buffer | None
+    _device: Any
+    #: Python scalar types ``x[i] = v`` may write in place with no check:
+    #: empty until a write has shown the view private and writable, and
+    #: emptied by the core whenever a sharing record appears.
+    _fast_write: frozenset[type]
+    #: The memory was handed over to this array (:func:`donate`): its first
+    #: update through ``.at`` may take it (cowarray._core.last_use).
+    _donated: bool
+    #: The view family this array belongs to, if a view was ever taken
+    #: from it or it is one (cowarray._view_writes).
+    _family: Any
+
+
+#: The type the constructors make: cowarray.Array, bound by its module.
+_ARRAY: type[Array] = Value  # type: ignore[assignment]
+
+
+def bind_array_type(array_type: type[Array]) -> None:
+    """Make the constructors build ``array_type`` (called once, by cowarray._array)."""
+    global _ARRAY
+    _ARRAY = array_type
+
+
+_NO_FAST_WRITE: Final[frozenset[type]] = frozenset()
+
+# A held-back view write (cowarray._view_writes): every operation reports it first.
+_PENDING: Final = _view_writes.PENDING
+_flush: Final = _view_writes.flush
+_VIEWS: Final = _view_writes._Views
+_views_token: Final = _view_writes.views_token
+_LOCK_FREE_JOINS: Final = cow.LOCK_FREE_JOINS
+
+
+def private(data: Any, device: Any) -> Array:
+    """An Array of ``data``, memory nothing else references (internal: the
+    caller has just allocated it, e.g. by a copy). Ops use :func:`fresh`."""
+    if _PENDING:
+        _flush()
+    array = _object_new(_ARRAY)
+    array._data = data
+    array._buf = None
+    array._device = device
+    array._fast_write = _NO_FAST_WRITE
+    array._donated = False
+    array._family = None
+    return array
+
+
+def donate(array: Array) -> Array:
+    """Mark ``array`` donated: its memory was handed over to it and nothing
+    else names it yet, so its first update through ``.at`` may take it."""
+    array._donated = True
+    return array
+
+
+def fresh(result: Any, device: Any) -> Array:
+    """An Array of ``result``, memory the backend allocated for this call.
+
+    One of the two ways an op makes an Array (the other is :func:`may_view`):
+    the op says its result views none of its inputs. Should the backend
+    hand back a view after all, the result gets its own copy when anything
+    else references that memory, so a wrong claim costs a copy, never an alias.
+    """
+    if type(result) is device.backend.array_type and result.base is None:
+        return private(result, device)
+    return _wrap(result, device, ())
+
+
+def may_view(result: Any, device: Any, inputs: tuple[Array, ...]) -> Array:
+    """An Array of ``result``, a backend result that may view these ``inputs``.
+
+    The other way an op makes an Array (see :func:`fresh`): if ``result``
+    views an input's memory it becomes a new holder of that input's buffer
+    (O(1), rule 1), or a private copy when that buffer is exposed or foreign.
+    """
+    if (
+        len(inputs) == 1
+        and inputs[0]._device is device
+        and type(result) is device.backend.array_type
+    ):
+        return view_of(inputs[0], result)
+    return _wrap(result, device, inputs)
+
+
+def view_of(source: Array, result: Any) -> Array:
+    """An Array of ``result``, a backend result usually a view of ``source``.
+
+    The one view join: ``x.T``, ``x[1:5]``, reshapes and :func:`may_view` of
+    one input all come here. The common case (a view of ``source``'s open
+    record, nobody tracing) joins without the lock: the record's gate is
+    read open, the view built, and ``source`` re-read to still hold that
+    record and that memory, with nothing between that lets another thread
+    replace them unseen (cowarray._core.cow, "lock-free joins").
+    Everything else takes the locked path of :func:`_wrap`.
+    """
+    buf = source._buf
+    if _LOCK_FREE_JOINS and buf is not None and buf.shareable and cow.observer is None:
+        if _PENDING:
+            _flush()
+        data = source._data
+        base = result.base
+        if (base is data or base is data.base) and base is not None:
+            array = _object_new(_ARRAY)
+            array._data = result
+            array._buf = buf
+            array._device = source._device
+            array._fast_write = _NO_FAST_WRITE
+            array._donated = False
+            family = source._family  # views_token(source), inlined
+            if type(family) is not _VIEWS:
+                family = _views_token(source) if family is None else family.views
+            array._family = family
+            if source._buf is buf and source._data is data:
+                return array
+        del base  # _wrap may count the references to it
+    return _wrap(result, source._device, (source,))
+
+
+def reshape_view(x: Array, shape: tuple[Any, ...]) -> Array | None:
+    """``x`` in ``shape`` (a tuple, entries as given), as the backend's
+    ``reshape`` makes it with ``copy=None`` (a view when it can, else a copy).
+
+    The fast path of :func:`cowarray.reshape` and ``x.reshape``. None when
+    the caller's full path must decide: for an entry the backend refuses,
+    or reads other than as given (NumPy takes -2 as -1). The result is
+    :func:`view_of`'s: a view of ``x`` joins ``x``'s buffer (rule 1).
+    """
+    try:
+        result = x._device.backend.reshape_view(x._data, shape)
+    except (TypeError, ValueError):
+        return None
+    if result.shape != shape:
+        # A -1 was filled in: fine if that is the only thing that differs.
+        for entry in shape:
+            if type(entry) is not int or entry < -1:
+                return None
+    return view_of(x, result)
+
+
+def _wrap(result: Any, device: Any, inputs: tuple[Array, ...]) -> Array:
+    """The rule behind :func:`fresh` and :func:`may_view`: a backend result that
+    views an input's memory joins that input's buffer.
+
+    This is the one rule that keeps every view-returning backend function a
+    value: the result becomes a new holder of the input's buffer (O(1)), or a
+    private copy when that buffer is exposed or foreign. Backend arrays have
+    ``base`` None when they own their memory, else the owner (NumPy and CuPy
+    both collapse view chains), so the common cases are identity tests.
+    """
+    if type(result) is not device.backend.array_type:
+        result = device.backend.asarray(result)
+    array = private(result, device)
+    base = result.base
+    if base is None:
+        # Owns its memory: fresh, unless the backend handed back an input itself.
+        base = result
+        for source in inputs:  # (a loop: ``any()`` of a generator cost a third of x[0])
+            if source._data is result:
+                break
+        else:
+            return array
+    for source in inputs:
+        data = source._data
+        if base is data or base is data.base:
+            buf = cow.join(source, data)
+            if buf is None:
+                # exposed or foreign memory: a value needs its own copy
+                array._data = device.backend.copy(result)
+                cow.count_eager_copy(array, source._buf, int(array._data.nbytes))
+            array._buf = buf
+            array._family = _views_token(source)
+            return array
+    del base, result  # _wrap_other_view counts the references to the base
+    return _wrap_other_view(array, inputs)
+
+
+def _wrap_other_view(array: Array, inputs: tuple[Array, ...]) -> Array:
+    backend = array._device.backend
+    for source in inputs:
+        data = source._data
+        if backend.may_share_memory(array._data, data):
+            buf = cow.join(source, data)
+            if buf is None:
+                array._data = backend.copy(array._data)
+                cow.count_eager_copy(array, source._buf, int(array._data.nbytes))
+            array._buf = buf
+            array._family = _views_token(source)
+            return array
+    # A view of a temporary the backend made for this call: nobody else holds
+    # it. If it cannot be written in place, the core sees that at write time.
+    # Unless something else does hold that memory: an input's old memory,
+    # replaced by a write on another thread while this op ran. Then other
+    # values may share it, and this one gets its own copy.
+    if not cow.only_reference_is(array._data, "base"):
+        array._data = backend.copy(array._data)
+        cow.count_eager_copy(array, None, int(array._data.nbytes))
+    return array
+
+
+def lazy_clone(x: Array, /) -> Array:
+    """A copy of ``x`` that shares its buffer until either one is written: O(1).
+
+    Parameters
+    ----------
+    x : Array
+        The array to copy.
+
+    Returns
+    -------
+    Array
+        A new, independent value equal to ``x``. Writing to either array
+        copies (only what the writer views) first, so the other keeps its
+        values. Exposed and foreign buffers (DLPack) are copied eagerly.
+
+    See Also
+    --------
+    cow_info, shares_buffer
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> x = ca.arange(4)
+    >>> y = ca.lazy_clone(x)
+    >>> ca.shares_buffer(x, y)
+    True
+    >>> y[0] = 100
+    >>> x, y
+    (cowarray.Array([0, 1, 2, 3], dtype=int64), cowarray.Array([100,   1,   2,   3], dtype=int64))
+    >>> ca.shares_buffer(x, y)
+    False
+    """
+    if type(x) is not _ARRAY:
+        raise not_an_array("lazy_clone", "x", x)
+    data = x._data
+    buf = cow.join(x, data)
+    if buf is None:
+        clone = private(x._device.backend.copy(data), x._device)
+        cow.count_eager_copy(clone, x._buf, int(clone._data.nbytes))
+        return clone
+    clone = private(data, x._device)
+    clone._buf = buf
+    return clone
+
+
+def take_over(x: Array, poison: Any) -> Array | None:
+    """A new Array that takes ``x``'s memory and record; ``x`` is left with
+    ``poison`` (any later use raises). None if another thread took it first.
+
+    The new array is donated (its first update through ``.at`` may take the
+    memory) and in ``x``'s view family: to NumPy's eyes ``y = move(x)`` is
+    still ``x``.
+    """
+    device = x._device
+    family = x._family
+    data, buf = cow.hand_over(x, poison)
+    if data is poison:
+        return None
+    x._family = None
+    return _handed_over(data, buf, device, family)
+
+
+def take_over_stored(x: Array, poison: Any, key: int, value: Any) -> Array | None:
+    """:func:`take_over` of a private ``x`` after storing the scalar ``value``
+    at ``key`` (:func:`cowarray._core.cow.hand_over_stored`, one step under
+    the lock). None, leaving ``x`` untouched, when the core would not store."""
+    device = x._device
+    family = x._family
+    data = cow.hand_over_stored(x, poison, key, value)
+    if data is None:
+        return None
+    x._family = None
+    return _handed_over(data, None, device, family)
+
+
+def _handed_over(data: Any, buf: cow.Buffer | None, device: Any, family: Any) -> Array:
+    # (private's set-up with this array's own slots: a call fewer on the
+    # path of ``ca.move(x).at[i].set(v)``)
+    if _PENDING:
+        _flush()
+    array = _object_new(_ARRAY)
+    array._data = data
+    array._buf = buf
+    array._device = device
+    array._fast_write = _NO_FAST_WRITE
+    array._donated = True
+    array._family = family
+    return array
+
+
+def imported(data: Any, buf: cow.Buffer, device: Any) -> Array:
+    """An Array of memory another library owns, under its record ``buf``
+    (made by the DLPack boundary: foreign, so never written in place)."""
+    array = private(data, device)
+    array._buf = buf
+    return array
+
+
+def replace_private(array: Array, data: Any, result: Any) -> bool:
+    """Store ``result``, computed from ``data``, as ``array``'s value if
+    ``array`` still views ``data`` privately and writably; whether it did.
+
+    The unlocked half of the small in-place operators (``x += 1.0``): the
+    test and the store are one step for other threads and the collector
+    (nothing between them calls or jumps back), so no clone or export can
+    have joined ``data`` unseen. ``result`` must be an array of the backend,
+    never a scalar (a 0-d input gives a scalar: the caller takes the full
+    path, whose store converts it).
+    tests/hostile/test_nothing_hangs_or_reads_freed_memory.py reads it.
+    """
+    if array._fast_write and array._data is data:
+        array._data = result
+        return True
+    return False
+
+
+def fast_writes(array: Array) -> frozenset[type]:
+    """The scalar types a plain ``x[i] = v`` may write without the core once
+    the core has shown ``array``'s view private and writable.
+
+    None for an array derived as a view while another of its family lives:
+    each of its writes must then reach ``_view_writes``, which warns (rule 1),
+    not only the first. Once the rest of its family has died none can come
+    back, and a new one (a view of this array) empties the set as any share
+    does. Otherwise :func:`storable_scalars`.
+    """
+    if _view_writes.lives_beside_its_family(array):
+        return _NO_FAST_WRITE
+    return storable_scalars(array)
+
+
+def storable_scalars(array: Array) -> frozenset[type]:
+    """The Python scalar types that NumPy stores into ``array`` as they are,
+    running no Python code and raising nothing after the store.
+
+    None for a backend that orders each write after copies still reading the
+    memory (CuPy's streams: it must see every write), and none that NumPy
+    could only store with a floating-point error (a Python float into
+    float32 may overflow, and the error would come after the store).
+    """
+    if array._device.backend.sees_every_write:
+        return _NO_FAST_WRITE
+    dtype = array._data.dtype
+    if dtype.kind in "fc" and dtype.itemsize < (8 if dtype.kind == "f" else 16):
+        return _NO_FAST_WRITE
+    return _PLAIN_SCALARS[dtype.kind]
+
+
+# Python scalars a plain in-place write accepts without conversion, by dtype kind.
+_PLAIN_SCALARS: Final = {
+    "b": frozenset({bool}),
+    "i": frozenset({int}),
+    "u": frozenset(),  # a negative int must be refused: take the full path
+    "f": frozenset({int, float}),
+    "c": frozenset({int, float, complex}),
+}
+
+
+def check_every_store() -> None:
+    """Assertion mode: fail at once wherever an Array is given a value that is
+    not an array of its backend (a NumPy scalar, a Python number).
+
+    An Array's exports, writes and views all assume its ``_data`` is an
+    array: a scalar's export would point at memory freed with the scalar.
+    The core converts at its one store of computed values; this mode checks
+    every store, from any module, by putting a checking property in front of
+    the slot (``COWARRAY_CHECK_STORES=1``, read at import; ``.ci/run`` runs
+    the whole suite so). It costs a Python call per store, so it is off by
+    default.
+    """
+    import numpy as np
+
+    slot: Any = Value.__dict__["_data"]
+    if type(slot) is property:
+        return  # already checking
+    scalars = (np.generic, bool, int, float, complex)
+
+    def store(array: Value, value: Any) -> None:
+        moved = type(value).__name__ == "_Moved"  # cowarray.move's poison: any use raises
+        if not moved and (isinstance(value, scalars) or not hasattr(value, "shape")):
+            raise AssertionError(
+                f"an Array's backend value must be an array, got {type(value).__name__} "
+                f"({value!r}): wrap it with the backend's asarray where it is made"
+            )
+        slot.__set__(array, value)
+
+    setattr(Value, "_data", property(slot.__get__, store, slot.__delete__))  # noqa: B010
+    # The unchecked scalar writes rely on no call between a test and a store;
+    # the property is a call. The checked path writes the same values.
+    cow.disable_unchecked_writes()

@@ -1,0 +1,70 @@
+"""The inlined copies of the core's view join and fresh-array set-up say what
+the core says.
+
+``x.T``, a basic slice and the element-wise operators' results carry the
+core's code inline (cowarray._core.values: a call would cost a tenth of
+those paths). Any change to the join or to the slots must reach every copy:
+this test fails on a copy that differs in anything but the names of the
+source and of the view.
+"""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+
+import cowarray._array as array_module
+from cowarray._core import values
+
+
+def _block(source: str, start: str, end: str) -> list[str]:
+    """The lines from the one starting with ``start`` to the one with ``end``,
+    dedented, comments and blank lines left out."""
+    lines = source.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.strip().startswith(start))
+    last = next(i for i in range(first, len(lines)) if lines[i].strip() == end)
+    kept = [
+        line
+        for line in lines[first : last + 1]
+        if line.strip() and not line.strip().startswith("#")
+    ]
+    return [line.split("  #")[0].rstrip() for line in textwrap.dedent("\n".join(kept)).splitlines()]
+
+
+def _join(function: object, source_name: str, view: str) -> list[str]:
+    block = _block(inspect.getsource(function), "buf = ", "return array")  # type: ignore[arg-type]
+    # The core's view_of tests the result's base first (its callers may not
+    # hand it a view; the inlined copies always have one), and x.T has read
+    # its source's data already.
+    block = [
+        line for line in block if "base" not in line and not line.strip().startswith("data = ")
+    ]
+    return [
+        line.replace(source_name + ".", "source.")
+        .replace(f"({source_name})", "(source)")
+        .replace(view, "VIEW")
+        .replace("_object_new(Array)", "_object_new(_ARRAY)")
+        .lstrip()
+        for line in block
+    ]
+
+
+def test_the_transpose_and_slice_joins_are_the_core_view_join() -> None:
+    core = _join(values.view_of, "source", "result")
+    assert core, "view_of has no lock-free join block"
+    transpose = _join(array_module.Array.T.fget, "self", "data.T")
+    slicing = _join(array_module.Array.__getitem__, "self", "data[key]")
+    assert transpose == core
+    assert slicing == core
+
+
+def test_the_operators_fresh_result_is_the_core_private_constructor() -> None:
+    core = _block(inspect.getsource(values.private), "if _PENDING:", "return array")
+    inline = _block(
+        inspect.getsource(array_module.binary_operation), "if _PENDING:", "return array"
+    )
+    normalized = [
+        line.lstrip().replace("_object_new(Array)", "_object_new(_ARRAY)").replace("result", "data")
+        for line in inline
+    ]
+    assert normalized == [line.lstrip() for line in core]
