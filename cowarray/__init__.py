@@ -43,6 +43,8 @@ from ._constants import inf as inf
 from ._constants import nan as nan
 from ._constants import newaxis as newaxis
 from ._constants import pi as pi
+from ._core.families import ViewWriteWarning as ViewWriteWarning
+from ._core.families import calibrate_at_import as _calibrate_view_writes
 from ._core.values import check_every_store as _check_every_store
 from ._core.values import lazy_clone as lazy_clone
 from ._dask_hook import watch_for_dask as _watch_for_dask
@@ -99,8 +101,6 @@ from ._ops.utility import *  # noqa: F403
 from ._page_cow import PageCow as PageCow
 from ._page_cow import page_cow_settings as page_cow_settings
 from ._page_cow import set_page_cow as set_page_cow
-from ._view_writes import ViewWriteWarning as ViewWriteWarning
-from ._view_writes import calibrate_at_import as _calibrate_view_writes
 from .debug import CopyWarning as CopyWarning
 from .debug import CowInfo as CowInfo
 from .debug import copy_counters as copy_counters

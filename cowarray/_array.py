@@ -16,7 +16,6 @@ import types
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
-from . import _view_writes
 from ._checks import (
     CATEGORY,
     OperandTypeError,
@@ -25,7 +24,7 @@ from ._checks import (
     scalar_operand,
 )
 from ._consumers import called_from_a_library_that_keeps_conversions
-from ._core import cow
+from ._core import cow, families
 from ._core.values import (
     Value,
     bind_array_type,
@@ -68,11 +67,11 @@ SUPPORTED_API_VERSIONS: Final = ("2021.12", "2022.12", "2023.12", "2024.12", "20
 
 _FUNCTION, _METHOD, _REFLECTED = 0, 1, 2
 
-# A held-back view write (cowarray._view_writes): every operation reports it first.
-_PENDING: Final = _view_writes.PENDING
-_flush: Final = _view_writes.flush
-_VIEWS: Final = _view_writes._Views
-_views_token: Final = _view_writes.views_token
+# A held-back view write (cowarray._core.families): every operation reports it first.
+_PENDING: Final = families.PENDING
+_flush: Final = families.flush
+_VIEWS: Final = families._Views
+_views_token: Final = families.views_token
 _object_new: Final = object.__new__
 _NO_FAST_WRITE: Final[frozenset[type]] = frozenset()
 _LOCK_FREE_JOINS: Final = cow.LOCK_FREE_JOINS
@@ -509,7 +508,7 @@ class Array(Value):
 
     def _scalar(self, kind: str) -> Any:
         if _PENDING:
-            _view_writes.flush()
+            families.flush()
         if self._data.ndim != 0:
             raise TypeError(
                 f"{kind}() needs a 0-dimensional array, this one has shape {self.shape}"
@@ -565,7 +564,7 @@ class Array(Value):
 
     def __format__(self, format_spec: str, /) -> str:
         if _PENDING:
-            _view_writes.flush()
+            families.flush()
         if self._data.ndim == 0:
             return format(self._data.item(), format_spec)  # as a NumPy scalar formats
         if format_spec:
@@ -587,7 +586,7 @@ class Array(Value):
 
     def __repr__(self) -> str:
         if _PENDING:
-            _view_writes.flush()
+            families.flush()
         host = self._device.backend.to_numpy(self._data)
         body = _format(host)
         suffix = f", dtype={host.dtype}"
@@ -597,7 +596,7 @@ class Array(Value):
 
     def __str__(self) -> str:
         if _PENDING:
-            _view_writes.flush()
+            families.flush()
         import numpy as np
 
         return np.array2string(self._device.backend.to_numpy(self._data))
@@ -661,7 +660,7 @@ class Array(Value):
                         self._data[key] = value
                         return
             if _PENDING:
-                _view_writes.settle(self, value)
+                families.settle(self, value)
             index = _backend_index(self, key)
             if type(value) is Array and value._buf is not None and value is not self:
                 detach_shared_value(self, value)
@@ -669,7 +668,7 @@ class Array(Value):
             if _selects_nothing(self, index, converted):
                 return  # (a.copy(); a[isnan(a)] = 0 with no NaN: the clone stays shared)
             if type(self._family) is _VIEWS:
-                _view_writes.note_write(self, value, "x[...] = value")
+                families.note_write(self, value, "x[...] = value")
             cow.write(self, operator.setitem, index, converted, fast_writes(self))
         except (IndexError, OverflowError) as error:
             raise _index_error(key, self.shape, error) from None
@@ -870,7 +869,7 @@ def _check_same_kind(source: DType, target: DType) -> None:
 
 def _apply_inplace(name: str, array: Array, other: Operand) -> None:
     if _PENDING:
-        _view_writes.flush()
+        families.flush()
     backend = array._device.backend
     dtype = array._data.dtype
     if type(other) is Array:
@@ -966,7 +965,7 @@ def detach_shared_value(target: Array, value: Array) -> None:
 def _note_view_write(array: Array, other: object, name: str) -> None:
     # (the in-place write of ``x[k] += v`` is told apart by its caller's code)
     if type(array._family) is _VIEWS:
-        _view_writes.note_in_place_write(array, other, f"an in-place {name}")
+        families.note_in_place_write(array, other, f"an in-place {name}")
 
 
 def _replace(array: Array, result: Any, fast: frozenset[type]) -> None:

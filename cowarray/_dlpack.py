@@ -54,11 +54,10 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Final, TypeGuard
 
-from . import _view_writes
 from ._array import Array, host_copy
 from ._backends import dlpack_import_stream
 from ._consumers import called_from_a_library_that_keeps_conversions
-from ._core import cow
+from ._core import cow, families
 from ._core.values import imported, lazy_clone, private
 from ._devices import CPU, Device, as_device
 from ._dtypes import ALL_DTYPES
@@ -330,9 +329,9 @@ def _expose(
 def _where_a_view_is_exported(x: Array, skip: tuple[str, ...] = ()) -> Any:
     """The line exporting ``x``, if ``x`` is a view whose family lives (its
     consumer's writes would reach that family in NumPy); else None."""
-    if not _view_writes.lives_beside_its_family(x):
+    if not families.lives_beside_its_family(x):
         return None
-    return _view_writes.writing_location(skip=skip)
+    return families.writing_location(skip=skip)
 
 
 def _in_family(
@@ -344,17 +343,17 @@ def _in_family(
     """``hand_out(data, release)`` with its consumer counted in ``x``'s view
     family until it releases the memory (in NumPy it would share memory with
     every view of ``x``) and, where ``where`` is given, the exported memory
-    compared with a snapshot at release (:func:`cowarray._view_writes.end_watch`)."""
+    compared with a snapshot at release (:func:`cowarray._core.families.end_watch`)."""
     xp = x._device.backend.xp
-    family = _view_writes.views_token(x)
+    family = families.views_token(x)
 
     def handed_out(data: Any, release: Callable[[], None]) -> Any:
-        watch = None if where is None else _view_writes.watch_export(data, xp, where, through)
+        watch = None if where is None else families.watch_export(data, xp, where, through)
         try:
             return hand_out(data, _release_in_family(release, family, watch))
         except BaseException:
             if watch is not None:
-                _view_writes.end_watch(watch)  # no consumer after all
+                families.end_watch(watch)  # no consumer after all
             raise
 
     return handed_out
@@ -376,7 +375,7 @@ def export_to_numpy(x: Array, *, copy_allowed: bool) -> Any:
     NumPy's would: the export is compared with a snapshot when its last
     NumPy view dies (or at exit), and a difference is reported as a view
     write naming the line of ``np.asarray``, at that thread's next
-    operation (docs/design.md, rule 1; :func:`cowarray._view_writes.end_watch`).
+    operation (docs/design.md, rule 1; :func:`cowarray._core.families.end_watch`).
     """
     where = _where_a_view_is_exported(x)
     numpy_view = _in_family(x, x._device.backend.numpy_view, _THROUGH_NUMPY, where)
@@ -391,7 +390,7 @@ _THROUGH_DLPACK: Final = "a write through a DLPack export of a view (__dlpack__)
 
 
 def _release_in_family(
-    release: Callable[[], None], family: object, watch: Any, end: Any = _view_writes.end_watch
+    release: Callable[[], None], family: object, watch: Any, end: Any = families.end_watch
 ) -> Callable[[], None]:
     """``release``, which also holds ``family`` (the exported array's view
     family token) until it runs and then compares ``watch``, if any.
@@ -464,8 +463,8 @@ def exposed_view(x: Array, consumer: str) -> Any:
     without the capsule: the exposure, the view, one weak reference with a
     callback, one entry in :data:`REGIONS`.
     """
-    if _view_writes.PENDING:
-        _view_writes.flush()
+    if families.PENDING:
+        families.flush()
     record = cow.expose(x, copy_allowed=True, consumer=consumer)
     data = x._data
     view = data.view()
@@ -526,8 +525,8 @@ def array_dlpack(
     >>> ca.cow_info(x).state
     'private'
     """
-    if _view_writes.PENDING:
-        _view_writes.flush()
+    if families.PENDING:
+        families.flush()
     return export(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
 
 
@@ -544,8 +543,8 @@ def array_to_numpy(self: Array, dtype: Any = None, copy: bool | None = None) -> 
     would copy. GPU memory raises TypeError, as CuPy's does: copy it with
     ``to_device("cpu")``.
     """
-    if _view_writes.PENDING:
-        _view_writes.flush()
+    if families.PENDING:
+        families.flush()
     backend = self._device.backend
     refusal = backend.numpy_export_refusal()
     if refusal is not None:  # GPU memory: as CuPy, never implicitly

@@ -31,8 +31,9 @@ from typing import Any, Final
 
 import numpy as np
 
-from . import _dtypes, _view_writes
+from . import _dtypes
 from ._array import Array
+from ._core import families
 from ._core.values import may_view, reshape_view
 from ._errors import ARRAY_SPELLINGS, missing_array_attribute, out_refused
 from ._ops import (
@@ -409,8 +410,8 @@ def item(self: Array, *args: Any) -> Any:
                 f"x.item() needs an array of one element, this one has {self.size} "
                 f"(shape {self.shape}); pick one with x.item(i) or x[i, j].item()"
             )
-        if _view_writes.PENDING:
-            _view_writes.flush()  # held-back view writes first, as every operation
+        if families.PENDING:
+            families.flush()  # held-back view writes first, as every operation
         return data.item()  # (a read: no view of it to make, as reshape made one)
     if len(args) == 1 and isinstance(args[0], tuple):
         args = args[0]

@@ -73,7 +73,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "cowarray._core",
             "cowarray._core.cow",
             "cowarray._core.last_use",
-            "cowarray._view_writes",
+            "cowarray._core.families",
             "cowarray._observe",
         ),
     ),

@@ -43,9 +43,9 @@ import floors  # noqa: E402  (benchmarks/: the floors, the loops, the counter)
 from core import _fmt_time  # noqa: E402
 
 import cowarray as ca  # noqa: E402
-from cowarray import _array, _move, _view_writes  # noqa: E402
+from cowarray import _array, _move  # noqa: E402
 from cowarray._checks import CATEGORY  # noqa: E402
-from cowarray._core import cow  # noqa: E402
+from cowarray._core import cow, families  # noqa: E402
 from cowarray._devices import CPU  # noqa: E402
 from cowarray._dtypes import ALL_DTYPES  # noqa: E402
 
@@ -116,12 +116,12 @@ def _load() -> ModuleType:
     cf = importlib.util.module_from_spec(spec)
     loader.exec_module(cf)
     cf.configure(
-        pending=_view_writes.PENDING,
-        flush=_view_writes.flush,
+        pending=families.PENDING,
+        flush=families.flush,
         cow_dict=vars(cow),
         observer=None,
-        views_type=_view_writes._Views,
-        views_token=_view_writes.views_token,
+        views_type=families._Views,
+        views_token=families.views_token,
         slow_view=_slow_view,
         no_fast_write=NO_FAST,
         donated=cow.DONATED,
@@ -141,7 +141,7 @@ def _slow_view(source: Any, result: Any) -> Any:
     buf = source._buf
     if buf is None:
         buf = source._buf = cow.Buffer(result.base, int(result.nbytes))
-    return type(source)(result, buf, source._device, NO_FAST, _view_writes.views_token(source))
+    return type(source)(result, buf, source._device, NO_FAST, families.views_token(source))
 
 
 def _calibrate(cf: ModuleType) -> None:
@@ -172,7 +172,7 @@ def _direct(cf: ModuleType, data: np.ndarray, shared: bool) -> Any:
     x = _plain(cf, data)
     if shared:
         x._buf = cf.Buffer(shareable=True)
-        x._family = cf.Family(_view_writes._Views())
+        x._family = cf.Family(families._Views())
     return x
 
 
@@ -207,7 +207,7 @@ def _smoke_test(cf: ModuleType) -> None:
         x[1:5], x2.T  # first views: records
         t, s = x2.T, x[1:5]
         assert type(t) is cf.CArray and t._buf is x2._buf and np.array_equal(t._data, a2.T)
-        assert type(t._family) is _view_writes._Views
+        assert type(t._family) is families._Views
         assert s._buf is x._buf and np.array_equal(s._data, a[1:5])
         for r in (x2.reshape((50, 20)), x2.reshape(50, 20)):
             assert r._buf is x2._buf and r._data.shape == (50, 20) and r._data.base is a2.base

@@ -35,9 +35,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from .. import _view_writes
 from .._errors import not_an_array
-from . import cow
+from . import cow, families
 
 if TYPE_CHECKING:
     from .._array import Array
@@ -80,7 +79,7 @@ class Value:
     #: update through ``.at`` may take it (cowarray._core.last_use).
     _donated: bool
     #: The view family this array belongs to, if a view was ever taken
-    #: from it or it is one (cowarray._view_writes).
+    #: from it or it is one (cowarray._core.families).
     _family: Any
 
 
@@ -96,11 +95,11 @@ def bind_array_type(array_type: type[Array]) -> None:
 
 _NO_FAST_WRITE: Final[frozenset[type]] = frozenset()
 
-# A held-back view write (cowarray._view_writes): every operation reports it first.
-_PENDING: Final = _view_writes.PENDING
-_flush: Final = _view_writes.flush
-_VIEWS: Final = _view_writes._Views
-_views_token: Final = _view_writes.views_token
+# A held-back view write (cowarray._core.families): every operation reports it first.
+_PENDING: Final = families.PENDING
+_flush: Final = families.flush
+_VIEWS: Final = families._Views
+_views_token: Final = families.views_token
 _LOCK_FREE_JOINS: Final = cow.LOCK_FREE_JOINS
 
 
@@ -391,12 +390,12 @@ def fast_writes(array: Array) -> frozenset[type]:
     the core has shown ``array``'s view private and writable.
 
     None for an array derived as a view while another of its family lives:
-    each of its writes must then reach ``_view_writes``, which warns (rule 1),
+    each of its writes must then reach ``families``, which warns (rule 1),
     not only the first. Once the rest of its family has died none can come
     back, and a new one (a view of this array) empties the set as any share
     does. Otherwise :func:`storable_scalars`.
     """
-    if _view_writes.lives_beside_its_family(array):
+    if families.lives_beside_its_family(array):
         return _NO_FAST_WRITE
     return storable_scalars(array)
 

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import _view_writes
 from .._array import Array
+from .._core import families
 from .._devices import CPU
 from .._dlpack import count_import_copy, exposed_view, from_dlpack, import_zero_copy
 from .._errors import not_an_array, refuse_out
@@ -101,7 +101,7 @@ def to_torch(x: Array, /, *, copy: bool | None = None) -> torch.Tensor:
         # A view whose family lives (``to_torch(out[k])``): torch's writes
         # cannot reach ``out`` as NumPy's would, so the export is compared
         # when torch lets it go, and a write is reported naming this line.
-        where = _view_writes.writing_location() if _view_writes.lives_beside_its_family(x) else None
+        where = families.writing_location() if families.lives_beside_its_family(x) else None
         view = exposed_view(x, "to_torch")
         try:
             tensor: torch.Tensor = library.from_numpy(view)
@@ -117,9 +117,9 @@ def to_torch(x: Array, /, *, copy: bool | None = None) -> torch.Tensor:
             watch = (
                 None
                 if where is None
-                else _view_writes.watch_export(view.view(), np, where, _THROUGH_TORCH)
+                else families.watch_export(view.view(), np, where, _THROUGH_TORCH)
             )
-            _view_writes.in_family_until_death(view, _view_writes.views_token(x), watch)
+            families.in_family_until_death(view, families.views_token(x), watch)
             return tensor
     if copy is not None and type(copy) is not bool:
         raise TypeError(f"to_torch: copy must be True, False or None, got {copy!r}")

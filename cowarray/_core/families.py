@@ -185,7 +185,8 @@ PENDING: Final[list[_Pending]] = []
 #: Entries of threads that ended before reporting them: reported at exit.
 _ORPHANS: Final[list[_Pending]] = []
 
-_PACKAGE_DIR: Final = os.path.join(os.path.dirname(os.path.abspath(__file__)), "")
+#: cowarray's own directory (this module lives in its _core package).
+_PACKAGE_DIR: Final = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "")
 _get_ident: Final = threading.get_ident
 
 
@@ -427,9 +428,9 @@ def calibrate_at_import() -> None:
     measurement's own arrays and copies never show in a user's trace, copy
     counters or buffer names: no observer looks, and the counters are put back."""
     global _TEMPORARY_COUNT
-    from ._core import cow
-    from ._core.values import private
-    from ._devices import CPU
+    from .._devices import CPU
+    from . import cow
+    from .values import private
 
     before = cow.COUNTERS.snapshot()
     observer, cow.observer = cow.observer, None
@@ -542,7 +543,7 @@ def _may_store_into_family(frame: Any, holder: Any) -> bool:
         return True
     if container is _UNKNOWN:
         return True
-    from ._array import Array
+    from .._array import Array
 
     if type(container) is Array:
         family = container._family
