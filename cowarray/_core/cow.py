@@ -63,6 +63,7 @@ from typing import Any, Final, Protocol
 
 from .._backends import PAGE_COW, STREAMS
 from .._threads import WORKING_FOR
+from . import counts
 
 __all__ = [
     "COUNTERS",
@@ -381,47 +382,27 @@ COUNTERS: Final = _Counters()
 # -- counting ----------------------------------------------------------------
 
 
-class _Probe:
-    __slots__ = ("_buf",)
-    _buf: Buffer | None
-
-
-def _count(holder: Holder | _Probe) -> int:
+def _count(holder: Holder) -> int:
     # The one counting expression. Its callers hold no reference of their own
     # to the record when they call it (they read it through ``holder``).
     return _getrefcount(holder._buf)
 
 
-def _sole_count() -> int:
-    """What :func:`_count` shows for a record with exactly one holder, measured
-    on this interpreter with the same function the decisions call."""
-    probe = _Probe()
-    probe._buf = Buffer(None, 0)
-    return _count(probe)
-
-
-_SOLE: Final = _sole_count()
-
-
-def _references_through(obj: object, attribute: str) -> int:
-    return _getrefcount(getattr(obj, attribute))
+#: What :func:`_count` shows for a record with exactly one holder
+#: (cowarray._core.counts: measured at import with the same function).
+_SOLE: Final = counts.baseline(_count, "_buf", lambda: Buffer(None, 0))
 
 
 def only_reference_is(obj: object, attribute: str) -> bool:
     """Whether ``obj.<attribute>`` holds the only reference to that object
     (a view's ``base``: then nothing else can reach the memory)."""
-    return _references_through(obj, attribute) <= _SOLE_ATTRIBUTE
+    return counts.references_through(obj, attribute) <= _SOLE_ATTRIBUTE
 
 
-def _sole_attribute_count() -> int:
-    """What :func:`only_reference_is` counts for an object that only an
-    attribute holds, measured on this interpreter with the same function."""
-    probe = _Probe()
-    probe._buf = Buffer(None, 0)
-    return _references_through(probe, "_buf")
-
-
-_SOLE_ATTRIBUTE: Final = _sole_attribute_count()
+#: What :func:`only_reference_is` counts for an object only an attribute holds.
+_SOLE_ATTRIBUTE: Final = counts.baseline(
+    lambda probe: counts.references_through(probe, "base"), "base", object
+)
 
 
 def _enter() -> bool:

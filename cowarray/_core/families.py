@@ -56,8 +56,12 @@ import warnings
 import weakref
 from typing import TYPE_CHECKING, Any, Final
 
+from . import counts
+
 if TYPE_CHECKING:
     import ast
+
+_getrefcount: Final = counts.getrefcount
 
 __all__ = ["ViewWriteWarning"]
 
@@ -117,23 +121,13 @@ def views_token(source: Any) -> _Views:
     return family.views  # type: ignore[no-any-return]
 
 
-class _Probe:
-    __slots__ = ("_family",)
-    _family: object
-
-
 def _references(holder: Any) -> int:
-    return sys.getrefcount(holder._family)
+    return _getrefcount(holder._family)
 
 
-def _calibrate() -> int:
-    probe = _Probe()
-    probe._family = _Views()
-    return _references(probe)
-
-
-#: What :func:`_references` reads for a token held by one array only.
-_ONE_HOLDER: Final = _calibrate()
+#: What :func:`_references` reads for a token held by one array only
+#: (cowarray._core.counts: measured at import with the same function).
+_ONE_HOLDER: Final = counts.baseline(_references, "_family", _Views)
 
 
 def _others_alive(holder: Any, value: object) -> bool:
@@ -361,7 +355,7 @@ def _read_write_back(code: Any, offset: int) -> int:
     return _NO_WRITE_BACK
 
 
-#: sys.getrefcount of a view in :func:`note_in_place_write` when only the
+#: The count of a view in :func:`note_in_place_write` when only the
 #: caller's value stack holds it (the ``t`` of ``x[k] += v``), measured on
 #: this interpreter while cowarray is imported (:func:`calibrate_at_import`);
 #: None if the measurement was not conclusive.
@@ -385,7 +379,7 @@ def note_in_place_write(holder: Any, value: object, what: str) -> None:
     """
     if not _others_alive(holder, value):
         return
-    count = sys.getrefcount(holder)
+    count = _getrefcount(holder)
     me = _get_ident()
     if _CALIBRATING and me in _CALIBRATING:
         _CALIBRATING[me].append(count)

@@ -43,12 +43,14 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from . import counts
+
 if TYPE_CHECKING:
     from .._at import _At
 
 __all__ = ["calibrate", "is_last_use"]
 
-_getrefcount = sys.getrefcount
+_getrefcount = counts.getrefcount
 
 #: (references to the array, references to the ``_At``) that an update of a
 #: true temporary shows, measured by :func:`calibrate`; None: never in place.
