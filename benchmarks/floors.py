@@ -104,6 +104,9 @@ class _Floor:
     reshape = _inlined("reshape(self, *shape)", "self._data.reshape(shape)")
     __add__ = _inlined("__add__(self, other)", "self._data + other._data")
 
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._data[key] = value
+
     @property
     def at(self) -> _FloorIndexer:
         indexer: _FloorIndexer = _object_new(_FloorIndexer)
@@ -133,6 +136,8 @@ def _names() -> dict[str, Any]:
     x[1:5], x2.T  # the first views make the records: the steady state
     xm = ca.zeros(10**6)
     xm[0] = 0.0  # a private array, as a chain of updates leaves it
+    xs = ca.zeros(1000)
+    xs[0] = 0.0  # its first write shows it private: later ones skip the core
     return {
         "ca": ca,
         "a": a,
@@ -143,6 +148,7 @@ def _names() -> dict[str, Any]:
         "x2": x2,
         "y": y,
         "xm": xm,
+        "xs": xs,
         "f": _floor_of(a),
         "f2": _floor_of(a2),
         "g": _floor_of(b),
@@ -165,6 +171,7 @@ ROWS: list[tuple[str, str, str, str, float]] = [
     ),
     ("x.reshape(50, 20)", "a2.reshape(50, 20)", "x2.reshape(50, 20)", "f2.reshape(50, 20)", 3),
     ("a + b  (10^3)", "a + b", "x + y", "f + g", 1.6),
+    ("x[3] = 1.0  (10^3, sole owner)", "a[3] = 1.0", "xs[3] = 1.0", "f[3] = 1.0", 3),
     (
         "x = ca.move(x).at[5].set(1.0)  (10^6)",
         "am[5] = 1.0",
@@ -279,7 +286,8 @@ def _report(values: dict[str, float], unit: str) -> None:
         print(
             f"{label:<38} numpy {show(base)}  cowarray {show(values[ours])} (x{ratio:5.2f})"
             f"  floor {show(values[floor])} (x{floor_ratio:5.2f})"
-            f"   target x{target:g}: {verdict}; the floor is {place} it"
+            f"   target x{target:g}: {verdict}; the floor is {place} it;"
+            f" cowarray / floor x{values[ours] / values[floor]:4.2f}"
         )
 
 

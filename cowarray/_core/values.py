@@ -12,8 +12,9 @@ of two constructors, by what the op knows of its result:
 Views made by the Array itself (``x.T``, ``x[1:5]``, reshapes) take
 :func:`view_of`, the one view join: the lock-free path of
 :func:`cowarray._core.cow.join`. The two hottest, ``x.T`` and a basic slice,
-carry a copy of its block inline (a call would cost a tenth of them), as the
-element-wise operators carry one of :func:`private`;
+carry a copy of its block inline (a call would cost a tenth of them), as
+:func:`reshape_view` does and the element-wise operators carry one of
+:func:`private`;
 tests/core/test_view_join_copies.py fails if a copy says anything else.
 :func:`lazy_clone` joins a whole array. :func:`donate` marks an array whose
 memory was handed over to it (:func:`cowarray.move`, an update's result).
@@ -197,8 +198,9 @@ def reshape_view(x: Array, shape: tuple[Any, ...]) -> Array | None:
     or reads other than as given (NumPy takes -2 as -1). The result is
     :func:`view_of`'s: a view of ``x`` joins ``x``'s buffer (rule 1).
     """
+    data = x._data
     try:
-        result = x._device.backend.reshape_view(x._data, shape)
+        result = x._device.backend.reshape_view(data, shape)
     except (TypeError, ValueError):
         return None
     if result.shape != shape:
@@ -206,6 +208,29 @@ def reshape_view(x: Array, shape: tuple[Any, ...]) -> Array | None:
         for entry in shape:
             if type(entry) is not int or entry < -1:
                 return None
+    base = result.base
+    if base is None or (base is not data and base is not data.base):
+        del base  # _wrap may count the references to it
+        return _wrap(result, x._device, (x,))  # a copy (the backend could not view)
+    del base
+    buf = x._buf
+    if _LOCK_FREE_JOINS and buf is not None and buf.shareable and cow.observer is None:
+        # view_of's join, inlined (a call is a twentieth of a reshape);
+        # tests/core/test_view_join_copies.py checks this copy.
+        if _PENDING:
+            _flush()
+        array = _object_new(_ARRAY)
+        array._data = result
+        array._buf = buf
+        array._device = x._device
+        array._fast_write = _NO_FAST_WRITE
+        array._donated = False
+        family = x._family  # views_token(source), inlined
+        if type(family) is not _VIEWS:
+            family = _views_token(x) if family is None else family.views
+        array._family = family
+        if x._buf is buf and x._data is data:
+            return array
     return view_of(x, result)
 
 

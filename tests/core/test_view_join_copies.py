@@ -49,13 +49,15 @@ def _join(function: object, source_name: str, view: str) -> list[str]:
     ]
 
 
-def test_the_transpose_and_slice_joins_are_the_core_view_join() -> None:
+def test_the_transpose_slice_and_reshape_joins_are_the_core_view_join() -> None:
     core = _join(values.view_of, "source", "result")
     assert core, "view_of has no lock-free join block"
     transpose = _join(array_module.Array.T.fget, "self", "data.T")
     slicing = _join(array_module.Array.__getitem__, "self", "data[key]")
+    reshaped = _join(values.reshape_view, "x", "result")
     assert transpose == core
     assert slicing == core
+    assert reshaped == core
 
 
 def test_the_operators_fresh_result_is_the_core_private_constructor() -> None:
