@@ -177,8 +177,8 @@ def bench_small_ops() -> None:
 
 def _before_the_split(name: str) -> Any:
     """``name``'s operation bound to NumPy's own ufunc, as it ran before the split."""
-    from cowarray._array import binary_operation
     from cowarray._backends.numpy import NUMPY_BACKEND
+    from cowarray._operators import binary_operation
 
     xp = NUMPY_BACKEND.xp
     split = getattr(xp, name)

@@ -16,42 +16,37 @@ import types
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
-from ._checks import (
-    CATEGORY,
-    OperandTypeError,
-    check_dtypes,
-    pair_dtype,
-    scalar_operand,
-)
+from . import _operators
 from ._consumers import called_from_a_library_that_keeps_conversions
 from ._core import cow, families
 from ._core.values import (
     Value,
     bind_array_type,
     fast_writes,
-    fresh,
     lazy_clone,
     may_view,
     private,
-    replace_private,
     view_of,
 )
 from ._devices import CPU, Device, as_device
 from ._dtypes import (
-    ALL_DTYPES,
     DEFAULT_INDEX,
     check_scalar,
     normalize_scalar,
-    promote,
-    scalar_result_dtype,
 )
 from ._errors import (
     article,
     check_int_fits,
     index_beyond_int64,
     index_out_of_range,
-    not_an_array,
-    shapes_do_not_broadcast,
+)
+from ._operators import (
+    _METHOD,
+    _PYTHON_SCALARS,
+    _REFLECTED,
+    binary_operation,
+    inplace_operator,
+    unary_operation,
 )
 
 if TYPE_CHECKING:
@@ -64,9 +59,6 @@ __all__ = ["Array", "detach_shared_value"]
 
 SUPPORTED_API_VERSIONS: Final = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 
-
-_FUNCTION, _METHOD, _REFLECTED = 0, 1, 2
-
 # A held-back view write (cowarray._core.families): every operation reports it first.
 _PENDING: Final = families.PENDING
 _flush: Final = families.flush
@@ -75,208 +67,6 @@ _views_token: Final = families.views_token
 _object_new: Final = object.__new__
 _NO_FAST_WRITE: Final[frozenset[type]] = frozenset()
 _LOCK_FREE_JOINS: Final = cow.LOCK_FREE_JOINS
-
-
-def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], Any]:
-    """The element-wise binary operation ``name`` (a standard function name).
-
-    One body serves the public function (``mode=_FUNCTION``: a bad operand
-    raises TypeError) and the Python operators (``_METHOD``/``_REFLECTED``:
-    a bad operand returns NotImplemented so Python can try the other side).
-    Checks run first: devices, promotion (the standard's table within a
-    kind, NumPy 2's across kinds: docs/design.md rule 11), scalar kinds, the
-    function's dtype category; then the backend is called once and a fresh
-    result is made an Array (the common case of :func:`fresh`).
-    """
-    allowed = frozenset(d for d in ALL_DTYPES if d.kind in CATEGORY.get(name, "biufc"))
-    reflected = mode == _REFLECTED
-    # device -> (the backend's function, the backend's array type, the same
-    # function for sizes it computes in one call, the size it splits from)
-    bound: dict[Device, tuple[Callable[..., Any], Any, Callable[..., Any], list[int]]] = {}
-
-    def operation(x1: Any, x2: Any, /) -> Any:
-        if reflected:
-            x1, x2 = x2, x1
-        if type(x1) is Array:
-            device = x1._device
-            a = x1._data
-            dtype = a.dtype
-            if type(x2) is Array:
-                b = x2._data
-                if x2._device is not device or b.dtype is not dtype:
-                    dtype = pair_dtype(name, x1, x2)
-            else:
-                b = x2 if type(x2) in _PYTHON_SCALARS else _operand(x2, mode, name, "x2", device)
-                if b is NotImplemented:
-                    return b
-                dtype = scalar_result_dtype(dtype, b)
-        elif type(x2) is Array:
-            device = x2._device
-            b = x2._data
-            dtype = b.dtype
-            a = x1 if type(x1) in _PYTHON_SCALARS else _operand(x1, mode, name, "x1", device)
-            if a is NotImplemented:
-                return a
-            dtype = scalar_result_dtype(dtype, a)
-        else:
-            raise not_an_array(name, "x1", x1, "a cowarray Array (at least one of x1 and x2)")
-        if dtype not in allowed:
-            check_dtypes(name, dtype)
-        try:
-            function, array_type, whole, split_from = bound[device]
-        except KeyError:
-            function, array_type, whole, split_from = bound[device] = _bind(device, name)
-        # Arrays the backend would compute in one call anyway skip its wrapper.
-        gate = split_from[0]
-        try:
-            if (type(a) is not array_type or a.size < gate) and (
-                type(b) is not array_type or b.size < gate
-            ):
-                result = whole(a, b)
-            else:
-                result = function(a, b)
-        except ValueError as error:
-            if name != "matmul" and getattr(a, "shape", ()) == getattr(b, "shape", ()):
-                raise  # not a shape mismatch: the backend's own words
-            raise shapes_do_not_broadcast(name, a, b) from error
-        except OverflowError:
-            # A Python int operand that the array's dtype cannot hold.
-            scalar, other = (a, b) if type(a) is int else (b, a)
-            check_int_fits(scalar, other.dtype, "x1" if scalar is a else "x2")
-            raise
-        if type(result) is array_type and result.base is None:
-            # cowarray._core.values.private, inlined (a call costs a twentieth of a + b)
-            if _PENDING:
-                _flush()
-            array = _object_new(Array)
-            array._data = result
-            array._buf = None
-            array._device = device
-            array._fast_write = _NO_FAST_WRITE
-            array._donated = False
-            array._family = None
-            return array
-        return fresh(result, device)
-
-    operation.__name__ = operation.__qualname__ = name
-    return operation
-
-
-def unary_operation(name: str) -> Callable[[Any], Any]:
-    """The element-wise unary operation ``name`` (function and operator alike)."""
-    allowed = CATEGORY.get(name, "biufc")
-
-    def operation(x: Any, /) -> Any:
-        if type(x) is not Array:
-            raise not_an_array(name, "x", x)
-        data = x._data
-        if data.dtype.kind not in allowed:
-            check_dtypes(name, data.dtype)
-        return fresh(getattr(x._device.backend.xp, name)(data), x._device)
-
-    operation.__name__ = operation.__qualname__ = name
-    return operation
-
-
-_NEVER_SPLITS: Final = [1 << 62]
-
-
-def _bind(
-    device: Device, name: str
-) -> tuple[Callable[..., Any], Any, Callable[..., Any], list[int]]:
-    # A backend function that splits big arrays over threads says below which
-    # size it calls ``__wrapped__`` whole (``split_from``); others never split.
-    backend = device.backend
-    function = getattr(backend.xp, name)
-    whole = getattr(function, "__wrapped__", function)
-    split_from = getattr(function, "split_from", _NEVER_SPLITS)
-    return function, backend.array_type, whole, split_from
-
-
-def _operand(
-    value: object, mode: int, function: str = "", argument: str = "", device: Device | None = None
-) -> Any:
-    if mode != _FUNCTION and getattr(type(value), "__array_ufunc__", None) is not None:
-        # An ndarray (or another NEP 13 array): its reflected operator calls
-        # the ufunc, which hands the call to Array.__array_ufunc__.
-        return NotImplemented
-    if mode != _FUNCTION and (type(value) is list or type(value) is tuple):
-        # x == [[1, 2], [3, 4]]: element-wise, as in NumPy (NotImplemented
-        # would let Python answer False, by identity).
-        return _sequence_operand(value, device)
-    try:
-        return scalar_operand(value)
-    except OperandTypeError as error:
-        if mode == _FUNCTION:
-            if function:
-                # (an OperandTypeError still: the operators tell it apart)
-                hint = not_an_array(
-                    function, argument, value, "a cowarray Array or a Python scalar"
-                )
-                raise OperandTypeError(str(hint)) from None
-            raise error
-        return NotImplemented
-
-
-def _sequence_operand(value: list[Any] | tuple[Any, ...], device: Device | None) -> Any:
-    """An operator's list or tuple operand as backend data on the other
-    operand's ``device``, converted as ``asarray(value, device=device)`` does
-    (so its dtype is asarray's, as NumPy's for a list: not weak like a
-    scalar's). An in-place operator passes no device: it refuses the list
-    rather than let Python fall back to ``x = x + value``, a new array."""
-    if device is None:
-        raise TypeError(
-            f"an in-place operator takes an Array or a Python scalar, got a "
-            f"{type(value).__name__}; convert it first with ca.asarray(value)"
-        )
-    from ._ops.creation import asarray
-
-    return asarray(value, device=device)._data
-
-
-def _inplace_operator(name: str) -> Callable[[Array, Any], Array]:
-    # dtypes whose in-place ``name`` with a fitting Python scalar keeps the
-    # dtype (``/=`` on integers would make floats: never on the fast path)
-    keeps_dtype = frozenset(
-        d
-        for d in ALL_DTYPES
-        if d.kind in CATEGORY.get(name, "biufc") and not (name == "divide" and d.kind in "biu")
-    )
-    bound: dict[Device, tuple[Callable[..., Any], Any, Callable[..., Any], list[int]]] = {}
-
-    def method(self: Array, other: Any, /) -> Any:
-        data = self._data
-        if (
-            type(other) in self._fast_write
-            and data.dtype in keeps_dtype
-            and data.size < IN_PLACE_MIN_SIZE
-        ):
-            # Private, writable, a scalar of a fitting kind, and small: the
-            # new value is computed beside the old one (so a NumPy error
-            # raised after the loop leaves the old one), then replaces it.
-            try:
-                entry = bound[self._device]
-            except KeyError:
-                entry = bound[self._device] = _bind(self._device, name)
-            function = entry[2] if data.size < entry[3][0] else entry[0]
-            result = function(data, other)
-            # An array (a 0-d input gives a scalar: the full path's store
-            # converts it), stored by the core if still private, still this memory.
-            if type(result) is entry[1] and replace_private(self, data, result):
-                return self
-        if type(other) is not Array and _operand(other, _METHOD) is NotImplemented:
-            if type(other) is not self._device.backend.array_type:
-                return NotImplemented  # another library's array: its reflected operator
-            # x += ndarray: NumPy writes x. Returning NotImplemented would let
-            # Python bind x to a new array (ndarray.__radd__), and an export
-            # of x or the caller's array would silently keep the old values.
-            # The ndarray is read as an input, never kept (rule 11).
-            other = private(other, self._device)
-        _apply_inplace(name, self, other)
-        return self
-
-    method.__name__ = method.__qualname__ = name
-    return method
 
 
 class Array(Value):
@@ -689,43 +479,43 @@ class Array(Value):
 
     __add__ = binary_operation("add", _METHOD)
     __radd__ = binary_operation("add", _REFLECTED)
-    __iadd__ = _inplace_operator("add")
+    __iadd__ = inplace_operator("add")
     __sub__ = binary_operation("subtract", _METHOD)
     __rsub__ = binary_operation("subtract", _REFLECTED)
-    __isub__ = _inplace_operator("subtract")
+    __isub__ = inplace_operator("subtract")
     __mul__ = binary_operation("multiply", _METHOD)
     __rmul__ = binary_operation("multiply", _REFLECTED)
-    __imul__ = _inplace_operator("multiply")
+    __imul__ = inplace_operator("multiply")
     __truediv__ = binary_operation("divide", _METHOD)
     __rtruediv__ = binary_operation("divide", _REFLECTED)
-    __itruediv__ = _inplace_operator("divide")
+    __itruediv__ = inplace_operator("divide")
     __floordiv__ = binary_operation("floor_divide", _METHOD)
     __rfloordiv__ = binary_operation("floor_divide", _REFLECTED)
-    __ifloordiv__ = _inplace_operator("floor_divide")
+    __ifloordiv__ = inplace_operator("floor_divide")
     __mod__ = binary_operation("remainder", _METHOD)
     __rmod__ = binary_operation("remainder", _REFLECTED)
-    __imod__ = _inplace_operator("remainder")
+    __imod__ = inplace_operator("remainder")
     __pow__ = binary_operation("pow", _METHOD)
     __rpow__ = binary_operation("pow", _REFLECTED)
-    __ipow__ = _inplace_operator("pow")
+    __ipow__ = inplace_operator("pow")
     __matmul__ = binary_operation("matmul", _METHOD)
     __rmatmul__ = binary_operation("matmul", _REFLECTED)
-    __imatmul__ = _inplace_operator("matmul")
+    __imatmul__ = inplace_operator("matmul")
     __and__ = binary_operation("bitwise_and", _METHOD)
     __rand__ = binary_operation("bitwise_and", _REFLECTED)
-    __iand__ = _inplace_operator("bitwise_and")
+    __iand__ = inplace_operator("bitwise_and")
     __or__ = binary_operation("bitwise_or", _METHOD)
     __ror__ = binary_operation("bitwise_or", _REFLECTED)
-    __ior__ = _inplace_operator("bitwise_or")
+    __ior__ = inplace_operator("bitwise_or")
     __xor__ = binary_operation("bitwise_xor", _METHOD)
     __rxor__ = binary_operation("bitwise_xor", _REFLECTED)
-    __ixor__ = _inplace_operator("bitwise_xor")
+    __ixor__ = inplace_operator("bitwise_xor")
     __lshift__ = binary_operation("bitwise_left_shift", _METHOD)
     __rlshift__ = binary_operation("bitwise_left_shift", _REFLECTED)
-    __ilshift__ = _inplace_operator("bitwise_left_shift")
+    __ilshift__ = inplace_operator("bitwise_left_shift")
     __rshift__ = binary_operation("bitwise_right_shift", _METHOD)
     __rrshift__ = binary_operation("bitwise_right_shift", _REFLECTED)
-    __irshift__ = _inplace_operator("bitwise_right_shift")
+    __irshift__ = inplace_operator("bitwise_right_shift")
 
     __eq__ = binary_operation("equal", _METHOD)
     __ne__ = binary_operation("not_equal", _METHOD)
@@ -867,56 +657,6 @@ def _check_same_kind(source: DType, target: DType) -> None:
         )
 
 
-def _apply_inplace(name: str, array: Array, other: Operand) -> None:
-    if _PENDING:
-        families.flush()
-    backend = array._device.backend
-    dtype = array._data.dtype
-    if type(other) is Array:
-        if other._device is not array._device:
-            raise ValueError(
-                f"arrays on different devices ({array._device} and {other._device}) "
-                "cannot be combined; move one with to_device"
-            )
-        operand = other._data
-        result_dtype: Any = promote(dtype, operand.dtype)
-    else:
-        operand = scalar_operand(other)
-        check_scalar(dtype, operand)
-        result_dtype = dtype
-    if name == "divide" and dtype.kind in "iub":
-        result_dtype = None
-    if result_dtype is not dtype:
-        raise TypeError(
-            f"an in-place {name} would turn this {dtype} array into "
-            f"{result_dtype or 'floating point'}; in-place operators keep the dtype, "
-            "so write x = x <op> y instead"
-        )
-    check_dtypes(name, dtype)
-    fast = fast_writes(array)
-    if name == "matmul":
-        product = binary_operation(name)(array, other)
-        _check_inplace_shape(name, array, product.shape)
-        _note_view_write(array, other, name)
-        _replace(array, product._data, fast)
-        return
-    if type(other) is Array:
-        _check_inplace_shape(
-            name, array, backend.xp.broadcast_shapes(array._data.shape, operand.shape)
-        )
-    _note_view_write(array, other, name)
-    function = getattr(backend.xp, name)
-    data = array._data
-    if data.size >= IN_PLACE_MIN_SIZE and not backend.errors_may_surface(name, dtype):
-        # Big, and no error can be raised after NumPy's loop has written:
-        # write in place (the core copies first if the memory is shared).
-        cow.write(array, _inplace_apply, function, operand, fast)
-        return
-    # The new value beside the old, so an error raised after the loop (NumPy's
-    # error state, a warning turned into an error) leaves the array as it was.
-    _replace(array, function(data, operand), fast)
-
-
 def _index_error(
     key: Any, shape: tuple[int, ...], error: IndexError | OverflowError
 ) -> BaseException:
@@ -962,35 +702,5 @@ def detach_shared_value(target: Array, value: Array) -> None:
         cow.make_private(value)
 
 
-def _note_view_write(array: Array, other: object, name: str) -> None:
-    # (the in-place write of ``x[k] += v`` is told apart by its caller's code)
-    if type(array._family) is _VIEWS:
-        families.note_in_place_write(array, other, f"an in-place {name}")
-
-
-def _replace(array: Array, result: Any, fast: frozenset[type]) -> None:
-    if not cow.replace(array, result, fast):
-        # Memory a DLPack peer aliases on purpose: the peer sees the values.
-        cow.write(array, operator.setitem, Ellipsis, result, fast)
-
-
-def _check_inplace_shape(name: str, array: Array, shape: tuple[int, ...]) -> None:
-    if tuple(shape) != array._data.shape:
-        raise ValueError(
-            f"an in-place {name} cannot change the array's shape {array.shape} to {tuple(shape)}"
-        )
-
-
-def _inplace_apply(target: Any, function: Any, operand: Any) -> None:
-    function(target, operand, out=target)
-
-
-_PYTHON_SCALARS: Final = frozenset({int, float, complex, bool})
-
-#: From this many elements an in-place operator that cannot fail after its
-#: loop writes in place; below it, computing beside the old value costs
-#: about the same (benchmarks/core.py, "x += 1.0") and never fails half-way.
-IN_PLACE_MIN_SIZE: Final = 1 << 16
-
-
 bind_array_type(Array)
+_operators.bind_array_type(Array)

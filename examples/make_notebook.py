@@ -69,12 +69,13 @@ def tutorial_notebook() -> tuple[Any, list[doctest.Example]]:
     for piece in pieces:
         if isinstance(piece, str):
             text = markdown(piece)
-            if not cells:  # the title: the page of the same name is the tutorial itself
+            if not cells:  # the title, then where the notebook comes from, first thing
                 text = re.sub(r"^# (.*)", r"# \1: the notebook", text, count=1)
+                title, _, rest = text.partition("\n")
+                cells.append(nbformat.v4.new_markdown_cell(f"{title}\n\n{FIRST_CELL}"))
+                text = rest.strip()
             if text:
                 cells.append(nbformat.v4.new_markdown_cell(text))
-            if len(cells) == 1:
-                cells.append(nbformat.v4.new_markdown_cell(FIRST_CELL))
             continue
         shown = SHOWN.fullmatch(piece.source)
         source = DIRECTIVE.sub("", piece.source).rstrip("\n")  # doctest's, not the reader's

@@ -77,8 +77,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "cowarray._observe",
         ),
     ),
-    # (the Array type, with the operand checks its operators make)
-    ("array", ("cowarray._array", "cowarray._checks", "cowarray._indices")),
+    # (the Array type, its operators and the operand checks they make)
+    ("array", ("cowarray._array", "cowarray._operators", "cowarray._checks", "cowarray._indices")),
     (
         "operations",
         (

@@ -17,7 +17,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from .._array import Array, binary_operation, unary_operation
+from .._array import Array
 from .._checks import (
     BOOLEAN,
     COMPLEX,
@@ -32,6 +32,7 @@ from .._checks import (
 from .._core.values import fresh, lazy_clone, may_view
 from .._dtypes import normalize_scalar, one_kind, promote, scalar_result_dtype
 from .._errors import not_an_array
+from .._operators import binary_operation, unary_operation
 from .data_types import iinfo
 
 __all__ = [

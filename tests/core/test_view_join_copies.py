@@ -14,6 +14,7 @@ import inspect
 import textwrap
 
 import cowarray._array as array_module
+import cowarray._operators as operators_module
 from cowarray._core import values
 
 
@@ -63,7 +64,7 @@ def test_the_transpose_slice_and_reshape_joins_are_the_core_view_join() -> None:
 def test_the_operators_fresh_result_is_the_core_private_constructor() -> None:
     core = _block(inspect.getsource(values.private), "if _PENDING:", "return array")
     inline = _block(
-        inspect.getsource(array_module.binary_operation), "if _PENDING:", "return array"
+        inspect.getsource(operators_module.binary_operation), "if _PENDING:", "return array"
     )
     normalized = [
         line.lstrip().replace("_object_new(Array)", "_object_new(_ARRAY)").replace("result", "data")

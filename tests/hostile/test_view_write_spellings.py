@@ -70,11 +70,13 @@ from __future__ import annotations
 
 import inspect
 import operator
+import os
 import subprocess
 import sys
 import threading
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -836,8 +838,15 @@ def test_an_in_place_write_stored_into_a_list_warns_before_later_output(tmp_path
         "print('printed after', flush=True)\n"
         "total = ca.sum(out)\n"
     )
+    # (a script's own folder is on its path, not this checkout: name it, as
+    # the chroot's interpreters of tools/python_matrix.sh have no install)
+    root = str(Path(__file__).resolve().parents[2])
+    environment = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
+    }
     result = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=120
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=environment
     )
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()

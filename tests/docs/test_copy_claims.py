@@ -1,0 +1,42 @@
+"""The pages' sentences about when a copy happens are doctests with ``trace()``, and they pass."""
+
+from __future__ import annotations
+
+import doctest
+import os
+import warnings
+
+import pytest
+
+import cowarray as ca
+
+DOCS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "docs")
+
+#: page -> (the module its examples need, the fewest examples it must run)
+PAGES = {
+    "dask.md": ("dask.array", 10),
+    "einops.md": ("einops", 20),
+    "numpy_functions.md": ("numpy", 15),
+    "gpu.md": ("numpy", 5),
+    "compatibility.md": ("pandas", 10),
+}
+
+
+@pytest.mark.parametrize("page", sorted(PAGES))
+def test_a_page_s_copy_claims_hold_under_trace(page: str) -> None:
+    module, fewest = PAGES[page]
+    pytest.importorskip(module, reason=f"{page}'s examples need {module} (the test extra)")
+    with open(os.path.join(DOCS, page), encoding="utf-8") as f:
+        text = f.read()
+    assert "ca.trace()" in text, page
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ca.ViewWriteWarning)  # the pages' writes must not warn
+        result = doctest.testfile(
+            os.path.join(DOCS, page),
+            module_relative=False,
+            optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
+            raise_on_error=False,
+            verbose=False,
+        )
+    assert result.attempted >= fewest, result
+    assert result.failed == 0, result
