@@ -59,6 +59,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "cowarray._typing",
             "cowarray._threads",
             "cowarray._positions",
+            "cowarray._deaths",
             "cowarray._errors",
             "cowarray._dtypes",
             "cowarray._hints",

@@ -59,6 +59,7 @@ from typing import Any, Final
 import cupy
 import numpy as np
 
+from .._deaths import call_at_death
 from .._positions import flat_positions, has_integer_arrays
 from ._cupy_namespace import check_index_bounds, release_of, standard_namespace
 from .numpy import NUMPY_BACKEND
@@ -538,7 +539,7 @@ class CupyBackend:
             view = source.view()
             capsule = view.__dlpack__(stream=stream, max_version=max_version)
             if on_release is not None:
-                weakref.finalize(view, on_release).atexit = False
+                call_at_death(view, on_release)  # (cowarray._deaths, as the NumPy backend)
             return capsule
 
     def import_dlpack(self, capsule: Any, dl_device: tuple[int, int]) -> Any:

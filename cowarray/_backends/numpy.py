@@ -5,13 +5,13 @@ from __future__ import annotations
 import sys
 import types
 import warnings
-import weakref
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, Final
 
 import numpy as np
 
+from .._deaths import call_at_death
 from . import _common, _pages
 from ._parallel import parallel_ufunc
 from .base import STANDARD_NAMES
@@ -93,33 +93,17 @@ def _standard_namespace() -> types.SimpleNamespace:
     return types.SimpleNamespace(**names)
 
 
-#: id(export object) -> (the exported array, its release), while it lives.
-_EXPORTS: dict[int, tuple[np.ndarray, Callable[[], None]]] = {}
-
-
 class _NumpyExport:
     """The base object of the NumPy view handed out by ``__array__``.
 
     NumPy reads ``__array_interface__`` once, when the view is made; it is
     deleted right after. NumPy points every view later derived from that
-    one at this object, so it dies with the last of them: then
-    :data:`_EXPORTS` lets the memory go and the exposure's release runs.
+    one at this object, so it dies with the last of them: then its death
+    watch (cowarray._deaths) lets the memory go and the exposure's release runs.
     """
 
-    __slots__ = ("__array_interface__",)
+    __slots__ = ("__array_interface__", "__weakref__")
     __array_interface__: dict[str, Any]
-
-    # Everything it looks up is bound as a default (the registry, and even
-    # ``id``): an export kept in a module global, or alive on a thread, can
-    # die at interpreter exit, after CPython has set module globals to None
-    # (and, last of all, cleared the builtins). The release it calls binds
-    # its own names the same way (cowarray/_dlpack.py, _release_callback).
-    def __del__(
-        self, _exports: dict[int, Any] = _EXPORTS, _id: Callable[[object], int] = id
-    ) -> None:
-        entry = _exports.pop(_id(self), None)
-        if entry is not None:
-            entry[1]()
 
 
 # in-place element-wise operations that set no floating-point flag on
@@ -173,29 +157,6 @@ class _CapsuleProducer:
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return self._device
-
-
-#: id(weak reference) -> (the weak reference to an exported view, its callback).
-_DEATH_WATCHES: dict[int, tuple[weakref.ref[Any], Callable[[], None]]] = {}
-
-
-def _call_at_death(view: np.ndarray, callback: Callable[[], None]) -> None:
-    """Call ``callback`` when ``view`` dies: a weak reference with a callback
-    (weakref.finalize did the same at three times the cost, a fifth of to_torch)."""
-    reference = weakref.ref(view, _died)
-    _DEATH_WATCHES[id(reference)] = (reference, callback)
-
-
-def _died(
-    reference: weakref.ref[Any],
-    watches: dict[int, Any] = _DEATH_WATCHES,
-    _id: Callable[[object], int] = id,
-) -> None:
-    # (the registry and id bound as defaults: at exit module globals, and
-    # last the builtins, may be gone, as for _NumpyExport.__del__)
-    watch = watches.pop(_id(reference), None)
-    if watch is not None:
-        watch[1]()
 
 
 class NumpyBackend:
@@ -323,7 +284,7 @@ class NumpyBackend:
             # export is writable like every other (nothing can reach memory).
             interface = {**interface, "data": (interface["data"][0], False)}
         export.__array_interface__ = interface
-        _EXPORTS[id(export)] = (data, on_release)
+        call_at_death(export, on_release, keep=data)  # the memory lives as long as its views
         try:
             return np.asarray(export)
         finally:
@@ -361,7 +322,7 @@ class NumpyBackend:
         view = data.view()
         capsule = view.__dlpack__(max_version=max_version, copy=copy)
         if on_release is not None:
-            _call_at_death(view, on_release)
+            call_at_death(view, on_release)
         return capsule
 
     def import_dlpack(self, capsule: Any, dl_device: tuple[int, int]) -> np.ndarray:

@@ -6,7 +6,7 @@ Array may share memory, but two cowarray Arrays never do.
 
 Host memory crosses without a DLPack capsule, through the NumPy arrays torch
 takes and gives in C: ``to_torch`` hands ``torch.from_numpy`` a view of the
-exposed memory whose death ends the exposure (:func:`cowarray._dlpack.exposed_view`),
+exposed memory whose death ends the exposure (:func:`cowarray._core.boundary.exposed_view`),
 and ``from_torch`` imports ``t.numpy()`` as foreign memory
 (:func:`cowarray._dlpack.import_zero_copy`). The policy is DLPack's, the
 cost a third of it (a capsule is two Python calls on each side, plus
@@ -23,8 +23,9 @@ import numpy as np
 
 from .._array import Array
 from .._core import families
+from .._core.boundary import exposed_view
 from .._devices import CPU
-from .._dlpack import count_import_copy, exposed_view, from_dlpack, import_zero_copy
+from .._dlpack import count_import_copy, from_dlpack, import_zero_copy
 from .._errors import not_an_array, refuse_out
 
 if TYPE_CHECKING:
