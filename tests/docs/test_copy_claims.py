@@ -40,3 +40,23 @@ def test_a_page_s_copy_claims_hold_under_trace(page: str) -> None:
         )
     assert result.attempted >= fewest, result
     assert result.failed == 0, result
+
+
+def test_the_readme_sentences_about_copies_that_its_blocks_do_not_run() -> None:
+    """README: "a 10-element slice of a 1 GB buffer copies 10 elements" (here
+    8 MB: the claim is about the slice, not the buffer) and "from_torch(
+    to_torch(x)) is a copy"."""
+    x = ca.zeros(1_000_000)
+    window = ca.lazy_clone(x[500:510])
+    with ca.trace() as t:
+        window[:] = 1.0
+    assert (t.copies, t.bytes_copied) == (1, 10 * 8)
+
+    torch = pytest.importorskip("torch")
+    from cowarray.interop.torch import from_torch, to_torch
+
+    y = ca.arange(4.0)
+    with ca.trace() as t:
+        back = from_torch(to_torch(y))
+    assert t.copies == 1 and not ca.shares_buffer(back, y)
+    assert isinstance(to_torch(y), torch.Tensor)
