@@ -20,7 +20,14 @@ from . import _operators
 from ._consumers import called_from_a_library_that_keeps_conversions
 from ._core import cow, families
 from ._core.values import (
+    _LOCK_FREE_JOINS,
+    _NO_FAST_WRITE,
+    _PENDING,
+    _VIEWS,
     Value,
+    _flush,
+    _object_new,
+    _views_token,
     bind_array_type,
     fast_writes,
     lazy_clone,
@@ -58,15 +65,6 @@ if TYPE_CHECKING:
 __all__ = ["Array", "detach_shared_value"]
 
 SUPPORTED_API_VERSIONS: Final = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
-
-# A held-back view write (cowarray._core.families): every operation reports it first.
-_PENDING: Final = families.PENDING
-_flush: Final = families.flush
-_VIEWS: Final = families._Views
-_views_token: Final = families.views_token
-_object_new: Final = object.__new__
-_NO_FAST_WRITE: Final[frozenset[type]] = frozenset()
-_LOCK_FREE_JOINS: Final = cow.LOCK_FREE_JOINS
 
 
 class Array(Value):

@@ -24,7 +24,17 @@ from ._checks import (
     scalar_operand,
 )
 from ._core import cow, families
-from ._core.values import fast_writes, fresh, private, replace_private
+from ._core.values import (  # the names its inlined blocks use, bound once there
+    _NO_FAST_WRITE,
+    _PENDING,
+    _VIEWS,
+    _flush,
+    _object_new,
+    fast_writes,
+    fresh,
+    private,
+    replace_private,
+)
 from ._devices import Device
 from ._dtypes import ALL_DTYPES, check_scalar, promote, scalar_result_dtype
 from ._errors import check_int_fits, not_an_array, shapes_do_not_broadcast
@@ -50,15 +60,6 @@ def bind_array_type(array_type: type) -> None:
 
 
 _FUNCTION, _METHOD, _REFLECTED = 0, 1, 2
-
-# A held-back view write (cowarray._core.families): every operation reports it first.
-_PENDING: Final = families.PENDING
-_flush: Final = families.flush
-_VIEWS: Final = families._Views
-_views_token: Final = families.views_token
-_object_new: Final = object.__new__
-_NO_FAST_WRITE: Final[frozenset[type]] = frozenset()
-_LOCK_FREE_JOINS: Final = cow.LOCK_FREE_JOINS
 
 
 def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], Any]:

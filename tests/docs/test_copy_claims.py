@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import doctest
 import os
-import warnings
 
 import pytest
+from _doc_pages import run_page
 
 import cowarray as ca
 
@@ -29,15 +28,7 @@ def test_a_page_s_copy_claims_hold_under_trace(page: str) -> None:
     with open(os.path.join(DOCS, page), encoding="utf-8") as f:
         text = f.read()
     assert "ca.trace()" in text, page
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", ca.ViewWriteWarning)  # the pages' writes must not warn
-        result = doctest.testfile(
-            os.path.join(DOCS, page),
-            module_relative=False,
-            optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
-            raise_on_error=False,
-            verbose=False,
-        )
+    result = run_page(os.path.join(DOCS, page))
     assert result.attempted >= fewest, result
     assert result.failed == 0, result
 

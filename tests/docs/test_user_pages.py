@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import doctest
 import os
 import re
 import subprocess
 import sys
-import warnings
 
 import pytest
+from _doc_pages import run_page
 
 import cowarray as ca
 
@@ -32,15 +31,7 @@ USER_PAGES = [
 
 @pytest.mark.parametrize("page", ["index.rst", "how_copy_on_write_works.md"])
 def test_a_page_prints_what_it_says(page: str) -> None:
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", ca.ViewWriteWarning)  # the pages' writes must not warn
-        result = doctest.testfile(
-            os.path.join(DOCS, page),
-            module_relative=False,
-            optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
-            raise_on_error=False,
-            verbose=False,
-        )
+    result = run_page(os.path.join(DOCS, page))
     assert result.attempted >= 4
     assert result.failed == 0
 
