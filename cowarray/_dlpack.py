@@ -371,17 +371,17 @@ def array_to_numpy(self: Array, dtype: Any = None, copy: bool | None = None) -> 
     refusal = backend.numpy_export_refusal()
     if refusal is not None:  # GPU memory: as CuPy, never implicitly
         raise TypeError(refusal)
-    if copy or (dtype is not None and dtype != self._data.dtype):
+    if (
+        copy
+        or (dtype is not None and dtype != self._data.dtype)
+        # pandas keeps what it converts: a copy, as it makes of an ndarray (rule 4)
+        or (copy is None and called_from_a_library_that_keeps_conversions(1))
+    ):
         if copy is False:
             raise ValueError(
                 f"np.asarray(x, dtype={dtype}, copy=False): converting {self.dtype} needs a copy"
             )
         copied = host_copy(backend.to_numpy(self._data), dtype)
-        cow.count_copy("export_copy", self, int(self._data.nbytes))
-        return copied
-    if copy is None and called_from_a_library_that_keeps_conversions(1):
-        # pandas keeps what it converts: a copy, as it makes of an ndarray (rule 4)
-        copied = host_copy(backend.to_numpy(self._data), None)
         cow.count_copy("export_copy", self, int(self._data.nbytes))
         return copied
     return export_to_numpy(self, copy_allowed=copy is None)
