@@ -62,7 +62,7 @@ if TYPE_CHECKING:
     from . import _methods
     from ._typing import DType, Operand
 
-__all__ = ["Array", "detach_shared_value"]
+__all__ = ["Array"]
 
 SUPPORTED_API_VERSIONS: Final = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 
@@ -450,14 +450,25 @@ class Array(Value):
             if _PENDING:
                 families.settle(self, value)
             index = _backend_index(self, key)
-            if type(value) is Array and value._buf is not None and value is not self:
-                detach_shared_value(self, value)
+            beside = None
+            if (
+                type(value) is Array
+                and value._buf is not None
+                and value._buf is self._buf
+                and value is not self
+                and value._device is self._device
+            ):
+                # (u[0] = u[1]: the value's memory is the array's own)
+                stays = cow.reader_may_stay(self, index, value)
+                if stays is None:
+                    return  # x[k] = t after t += d wrote x through t: already there
+                beside = value if stays else None
             converted = backend_value(self, value)
             if _selects_nothing(self, index, converted):
                 return  # (a.copy(); a[isnan(a)] = 0 with no NaN: the clone stays shared)
             if type(self._family) is _VIEWS:
                 families.note_write(self, value, "x[...] = value")
-            cow.write(self, operator.setitem, index, converted, fast_writes(self))
+            cow.write(self, operator.setitem, index, converted, fast_writes(self), beside)
         except (IndexError, OverflowError) as error:
             raise _index_error(key, self.shape, error) from None
         except ValueError as error:
@@ -686,18 +697,6 @@ def _selects_nothing(array: Array, index: Any, value: Any) -> bool:
     selected = array._data[index]  # raises as the write would (mask shape, bounds)
     selected[...] = value  # the value broadcasts to it, or raises as the write would
     return True
-
-
-def detach_shared_value(target: Array, value: Array) -> None:
-    """Before ``target[...] = value`` where ``value`` shares ``target``'s buffer
-    (``u[0] = u[1]``): ``value`` copies the region it views, so that it no
-    longer counts as a holder of that buffer and ``target`` may write it in
-    place. Without this the write copied all of ``target`` (32 MB for a row
-    of a 2000x2000 array) to keep a value that is only read. ``value`` stays
-    the same value; only its memory is its own now.
-    """
-    if value._buf is target._buf and value._device is target._device:
-        cow.make_private(value)
 
 
 bind_array_type(Array)

@@ -21,7 +21,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, Final
 
-from ._array import Array, backend_value, detach_shared_value
+from ._array import Array, backend_value
 from ._checks import check_dtypes
 from ._core import cow, last_use
 from ._core.values import (
@@ -470,9 +470,15 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
     x = at.array
     if type(x) is not Array:
         raise TypeError(f"x.at[...] needs a cowarray Array, got {type(x).__name__}")
-    if type(values) is Array and values._buf is not None and values is not x:
+    if (
+        type(values) is Array
+        and values._buf is not None
+        and values._buf is x._buf
+        and values is not x
+        and values._device is x._device
+    ):
         # (u.at[0].set(u[1])): the value copies what it reads, not x its buffer
-        detach_shared_value(x, values)
+        cow.make_private(values)
     key = at.index
     write: Callable[..., Any] | None
     index: Any

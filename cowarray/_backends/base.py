@@ -115,6 +115,21 @@ class Backend(Protocol):
         """Whether ``a`` and ``b`` may overlap in memory (a cheap bounds test)."""
         ...
 
+    def overlaps(self, a: Any, b: Any) -> bool:
+        """Whether ``a`` and ``b`` may have an element's memory in common: exact
+        where that is cheap (two columns of one matrix do not), True when unsure."""
+        ...
+
+    def written_view(self, data: Any, index: Any) -> Any:
+        """The view of ``data`` that ``data[index] = v`` writes (0-d for one
+        element), or None if ``index`` selects scattered elements."""
+        ...
+
+    def same_elements(self, a: Any, b: Any) -> bool:
+        """Whether ``a`` and ``b`` view the very same elements (address, shape,
+        strides and dtype)."""
+        ...
+
     def must_copy_before_write(self, data: Any) -> bool:
         """Whether ``data`` cannot be written in place (read-only, self-overlapping)."""
         ...

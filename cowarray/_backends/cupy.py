@@ -326,6 +326,30 @@ class CupyBackend:
         low_b, high_b = _address_range(int(b.data.ptr), b.shape, b.strides, b.itemsize)
         return low_a < high_b and low_b < high_a
 
+    def overlaps(self, a: Any, b: Any) -> bool:
+        # (bounds only: CuPy has no exact overlap test cheap enough here)
+        low_a, high_a = _address_range(int(a.data.ptr), a.shape, a.strides, a.itemsize)
+        low_b, high_b = _address_range(int(b.data.ptr), b.shape, b.strides, b.itemsize)
+        return low_a < high_b and low_b < high_a
+
+    def written_view(self, data: Any, index: Any) -> Any:
+        parts = index if isinstance(index, tuple) else (index,)
+        if any(type(part) not in (int, slice) for part in parts):
+            return None  # (Ellipsis and advanced indices: left to the general path)
+        try:
+            region = data[index]
+        except Exception:  # a bad index: the write itself will say so
+            return None
+        return region if isinstance(region, cupy.ndarray) else None
+
+    def same_elements(self, a: Any, b: Any) -> bool:
+        return (
+            a.shape == b.shape
+            and a.strides == b.strides
+            and a.dtype == b.dtype
+            and int(a.data.ptr) == int(b.data.ptr)
+        )
+
     def errors_may_surface(self, name: str, dtype: Any) -> bool:
         return False  # CuPy reports no floating-point errors
 

@@ -239,6 +239,33 @@ class NumpyBackend:
     def may_share_memory(self, a: np.ndarray, b: np.ndarray) -> bool:
         return bool(np.may_share_memory(a, b))
 
+    def overlaps(self, a: np.ndarray, b: np.ndarray) -> bool:
+        if not np.may_share_memory(a, b):
+            return False
+        try:  # (bounded: a problem too hard to solve quickly counts as overlapping)
+            return bool(np.shares_memory(a, b, max_work=_OVERLAP_WORK))
+        except np.exceptions.TooHardError:
+            return True
+
+    def written_view(self, data: np.ndarray, index: Any) -> np.ndarray | None:
+        try:
+            parts = index if type(index) is tuple else (index,)
+            region = data[(*parts, Ellipsis)]
+        except Exception:  # a bad index: the write itself will say so
+            return None
+        owner = data if data.base is None else data.base
+        if type(region) is np.ndarray and region.base is owner:
+            return region
+        return None  # integer or boolean arrays select a copy
+
+    def same_elements(self, a: np.ndarray, b: np.ndarray) -> bool:
+        return (
+            a.shape == b.shape
+            and a.strides == b.strides
+            and a.dtype == b.dtype
+            and a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+        )
+
     def errors_may_surface(self, name: str, dtype: Any) -> bool:
         if dtype.kind in "biu" and name in _EXACT_ON_INTEGERS:
             return False
@@ -354,6 +381,11 @@ class NumpyBackend:
 
     def transfer(self, data: Any, source: Any, stream: Any) -> None:
         return None  # host memory is reached through to_numpy/from_numpy
+
+
+#: How much work np.shares_memory may do to prove two views disjoint (two
+#: strided views of one matrix take a few steps; see NumPy's mem_overlap.c).
+_OVERLAP_WORK: Final = 4096
 
 
 def _pages_between(low: int, high: int) -> int:

@@ -83,6 +83,7 @@ __all__ = [
     "make_private",
     "notify",
     "only_reference_is",
+    "reader_may_stay",
     "replace",
     "settled_buffer",
     "stable_id",
@@ -327,6 +328,7 @@ def _reset_after_fork() -> None:
             holder, kept = marker.fenced.pop()
             holder._buf = kept
             if kept is not None:
+                kept.writer = 0
                 kept.shareable = _gate(kept)
             holder._fast_write = _NO_FAST_WRITE
             holder._donated = False
@@ -583,6 +585,7 @@ def write(
     a: Any,
     b: Any,
     fast: frozenset[type] = _NO_FAST_WRITE,
+    beside: Holder | None = None,
 ) -> None:
     """Run ``apply(target, a, b)`` on memory only ``holder`` sees.
 
@@ -591,6 +594,15 @@ def write(
     write goes into that copy, which replaces the holder's view only once the
     write has succeeded. ``fast``: the scalar types a later ``x[i] = v`` may
     write without the core, once the view is known private and writable.
+
+    ``beside``: a holder that may go on sharing the memory while ``holder``
+    writes it in place, because the caller proved that the write leaves it
+    right: it cannot see the written bytes (:func:`reader_may_stay`), or the
+    statement running stores exactly these values into it next
+    (cowarray._core.families.write_back_target). If ``holder`` and
+    ``beside`` are the memory's only two holders, the write goes in place
+    and the record is fenced for both, so that a clone of either waits for
+    the write to end (design.md rule 12).
     """
     backend = holder._device.backend
     while True:
@@ -601,7 +613,7 @@ def write(
             if known
             else backend.must_copy_before_write(data)  # may allocate: outside the lock
         )
-        way, kept = _claim(holder, data, must_copy)
+        way, kept = _claim(holder, data, must_copy, beside)
         if way == _IN_PLACE:
             _write_in_place(holder, apply, a, b, kept, fast)
             return
@@ -610,12 +622,15 @@ def write(
             return
 
 
-def _claim(holder: Holder, data: Any, must_copy: bool) -> tuple[int, Buffer | None]:
+def _claim(
+    holder: Holder, data: Any, must_copy: bool, beside: Holder | None = None
+) -> tuple[int, Buffer | None]:
     """Under the lock: how ``holder`` writes ``data``, and the record it keeps.
 
     For an in-place write the holder's record slot is fenced with this
     thread's marker before the lock is released; the second value is the
-    record to put back afterwards (exposed and foreign memory keep theirs).
+    record to put back afterwards (exposed and foreign memory keep theirs,
+    and so does memory ``beside`` goes on sharing: its record is fenced too).
     """
     marker = _marker()
     reentered = _enter()
@@ -644,13 +659,37 @@ def _claim(holder: Holder, data: Any, must_copy: bool) -> tuple[int, Buffer | No
         record_id = id(holder._buf)
         exclusive = not _gate(holder._buf)
         holder._buf.shareable = False
-        sole = exclusive or _count(holder) <= _SOLE
+        count = 0 if exclusive else _count(holder)
+        sole = exclusive or count <= _SOLE
         buf = holder._buf
         if buf is None or id(buf) != record_id or holder._data is not data:
             # Code on this thread (a gc callback) wrote the holder while we
             # counted. The old record's gate stays closed: a closed gate only
             # costs its holders eager copies until one of them writes.
             return _RETRY, None
+        if (
+            not sole
+            and beside is not None
+            and count == _SOLE + 1
+            and beside._buf is buf
+            and beside is not holder
+            and not must_copy
+            and not buf.read_only
+            and not exclusive
+        ):
+            # The two holders are ``holder`` and ``beside``, and the caller
+            # proved the write leaves ``beside`` right: in place, with the
+            # record fenced (``beside``'s joiners wait for the write too).
+            if _let_joiners_go_first(beside):
+                buf.shareable = True
+                return _RETRY, None
+            pages = PAGE_COW[holder._device.backend]
+            if pages is not None:
+                pages.note_write_in_place(data)
+            buf.writer = marker.writer
+            marker.fenced.append((holder, buf))
+            holder._buf = marker
+            return _IN_PLACE, buf
         if not sole or must_copy or buf.read_only:
             # Only memory others hold, that this view may write, may be
             # cloned page by page (never re-entered code: see _claim's start).
@@ -692,6 +731,7 @@ def _write_in_place(
             _markers[_get_ident()].fenced.pop()  # this thread's innermost write
             holder._buf = kept
             if kept is not None:
+                kept.writer = 0  # (a record fenced for a holder beside this one)
                 kept.shareable = _gate(kept)
             elif written and FAST_WRITES:
                 holder._fast_write = fast
@@ -815,6 +855,32 @@ def replace(holder: Holder, result: Any, fast: frozenset[type] = _NO_FAST_WRITE)
                 raise
         COUNTERS.add(nbytes)
     return True
+
+
+def reader_may_stay(holder: Holder, index: Any, reader: Holder) -> bool | None:
+    """Before ``holder[index] = reader``, ``reader`` sharing ``holder``'s memory
+    (``u[0] = u[1]``): whether ``reader`` may go on sharing it while
+    ``holder`` writes in place (pass it as :func:`write`'s ``beside``).
+
+    None: nothing to write (``reader`` views exactly the region written:
+    ``x[k] = t`` after ``t = x[k]; t += d`` wrote ``x``'s memory through
+    ``t``). True: the written region and ``reader``'s elements are disjoint
+    (rows 0 and 1), so the write leaves what ``reader`` sees unchanged.
+    False: they overlap (``u[1:] = u[:-1]``); ``reader`` has now copied the
+    region it views, as NumPy copies an overlapping value, and the write
+    copies nothing more if ``holder`` is then the sole holder. Never the
+    whole buffer for a value that is only read (design.md rule 12).
+    """
+    backend = holder._device.backend
+    region = backend.written_view(holder._data, index)
+    if region is not None:
+        source = reader._data
+        if backend.same_elements(region, source):
+            return None
+        if not backend.overlaps(region, source):
+            return True
+    make_private(reader)
+    return False
 
 
 def make_private(holder: Holder) -> None:

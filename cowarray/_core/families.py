@@ -413,6 +413,192 @@ def note_in_place_write(holder: Any, value: object, what: str) -> None:
     _report(_Pending(None, what, where, 0, site))
 
 
+# -- writing through ``t`` of ``x[k] += v`` (design.md rule 12) ------------------
+
+
+def write_back_target(view: Any) -> Any:
+    """The Array that the statement now running stores ``view`` back into,
+    when it is proven to be the array ``x`` that ``view`` was taken from.
+
+    Called by an in-place operator on ``view``, a view whose memory one other
+    array shares. The answer is ``x`` (and the operator may then write
+    ``x``'s memory in place: the statement is about to store exactly those
+    values there) only if all of this holds, else None:
+
+    * no trace or profile function is set (they may rebind variables);
+    * the caller's instruction is the in-place operator of an augmented
+      assignment to a subscript, ``NAME[key] op= value`` (``t = NAME[key];
+      t op= value; NAME[key] = t``), followed by its stack shuffles and its
+      STORE_SUBSCR or STORE_SLICE (:func:`_write_back`);
+    * ``NAME`` is a plain variable, ``key`` is built from constants,
+      variables, slices, tuples and operators (no call, no attribute), and no
+      instruction between the load of ``NAME`` and the operator stores or
+      deletes ``NAME`` or is a jump target (:func:`_container_variable`);
+    * ``NAME`` holds, now, an ``Array`` (the exact type: a subclass may
+      store elsewhere) that holds ``view``'s memory.
+
+    Then the container on the caller's stack is that Array: it was loaded
+    from ``NAME``, which nothing in the statement rebinds, and an Array's
+    ``[key]`` gives a view of its own memory, so the write-back stores
+    ``view``'s values into the memory ``view`` views. (What the bytecode
+    cannot show: code run within the statement that rebinds ``NAME``
+    through a frame's ``f_locals`` or ``globals()``, from a non-Array
+    container whose ``[key]`` returned a view of the array it is rebound
+    to. docs/design.md names this bound.) The code is read once per code
+    object and offset (cached); the variable is read on every call.
+    """
+    if sys.gettrace() is not None or sys.getprofile() is not None:
+        return None
+    frame = _outside_frame()
+    if frame is None or _write_back(frame) != _INTO_ITS_CONTAINER:
+        return None
+    key = (frame.f_code, frame.f_lasti)
+    try:
+        variable = _CONTAINER_AT[key]
+    except KeyError:
+        try:
+            variable = _container_variable(frame.f_code, frame.f_lasti)
+        except Exception:  # (bytecode this does not know: no write-through)
+            variable = None
+        if len(_CONTAINER_AT) >= _WRITE_BACK_AT_MOST:
+            _CONTAINER_AT.clear()
+        _CONTAINER_AT[key] = variable
+    if variable is None:
+        return None
+    container = _read_container(frame, variable)
+    del frame
+    if type(container) is not _ARRAY_TYPE[0] or container._buf is not view._buf:
+        return None
+    return container
+
+
+#: (code, offset) -> the container variable of the augmented assignment there.
+_CONTAINER_AT: dict[tuple[Any, int], tuple[str, str] | None] = {}
+#: The Array type (bound by cowarray._core.values.bind_array_type).
+_ARRAY_TYPE: list[type] = [type(None)]
+
+#: Besides loads, what a subscript's key may be built of (pops ``arg`` items).
+_KEY_PARTS: Final = frozenset({"BUILD_SLICE", "BUILD_TUPLE"})
+#: Operators a key may hold, and how many items each takes from the stack.
+_KEY_OPERATORS: Final = {
+    "BINARY_OP": 2,
+    "BINARY_SUBSCR": 2,
+    "UNARY_NEGATIVE": 1,
+    "UNARY_INVERT": 1,
+}
+_SKIPPED: Final = frozenset({"NOP", "CACHE", "EXTENDED_ARG"})
+_SUBSCRIPTS: Final = frozenset({"BINARY_SUBSCR", "BINARY_SLICE"})
+
+
+def _container_variable(code: Any, offset: int) -> tuple[str, str] | None:
+    """``(kind, name)`` of ``NAME`` in the statement ``NAME[key] op= value``
+    whose in-place operator is at ``offset``; None if it is not that shape."""
+    import dis
+
+    instructions = [i for i in dis.get_instructions(code) if i.opname not in _SKIPPED]
+    at = next(n for n, i in enumerate(instructions) if i.offset == offset)
+    shuffles = 0
+    for after in instructions[at + 1 :]:
+        if after.opname != "SWAP":
+            break
+        shuffles += 1
+    copies = {"STORE_SUBSCR": 2, "STORE_SLICE": 3}.get(after.opname)
+    if copies is None or shuffles != copies:
+        return None
+    # The value may hold subscripts of its own, never COPYs before one (only
+    # an augmented assignment, a statement, makes that shape).
+    for load in range(at - 1, copies - 1, -1):
+        opname = instructions[load].opname
+        is_subscript = opname in _SUBSCRIPTS or (
+            opname == "BINARY_OP" and instructions[load].argrepr == "[]"
+        )
+        if is_subscript and all(
+            i.opname == "COPY" and i.arg == copies for i in instructions[load - copies : load]
+        ):
+            break
+    else:
+        return None
+    if (opname == "BINARY_SLICE") != (copies == 3):
+        return None
+    needed = copies - 1  # the key's stack items: a key, or a slice's start and stop
+    index = load - copies - 1
+    while index >= 0:
+        instruction = instructions[index]
+        opname = instruction.opname
+        if opname in _CONSTANT_LOADS:
+            pops, pushes = 0, 1
+        elif opname in _NAME_LOADS and "NULL" not in instruction.argrepr:
+            pops, pushes = 0, 1
+        elif opname in _PAIRED_LOADS:
+            pops, pushes = 0, 2
+        elif opname in _KEY_PARTS and instruction.arg:
+            pops, pushes = instruction.arg, 1
+        elif opname in _KEY_OPERATORS and not instruction.argrepr.endswith("="):
+            pops, pushes = _KEY_OPERATORS[opname], 1  # (``x[i:i + 2]``)
+        else:
+            return None
+        if needed == 0 or (needed == 1 and pushes == 2):
+            break  # this instruction loads the container
+        needed += pops - pushes
+        if needed < 0:
+            return None
+        index -= 1
+    else:
+        return None
+    if opname in _PAIRED_LOADS:
+        kind, name = "FAST", instruction.argval[0]
+    elif opname in _NAME_LOADS:
+        kind, name = _NAME_LOADS[opname], instruction.argval
+    else:
+        return None
+    for between in instructions[index + 1 : at + 1]:
+        if getattr(between, "is_jump_target", True):
+            return None
+        if between.opname.startswith(("STORE_", "DELETE_")):
+            targets = between.argval if isinstance(between.argval, tuple) else (between.argval,)
+            if name in targets:
+                return None
+    return kind, name
+
+
+def _read_container(frame: Any, variable: tuple[str, str]) -> object:
+    kind, name = variable
+    if kind in ("FAST", "DEREF") and sys.version_info < (3, 13):
+        return _read_fast_local(frame, name)
+    return _read_variable(frame, variable)
+
+
+def _read_fast_local(frame: Any, name: str) -> object:
+    """A function's local on CPython 3.11 and 3.12, read without keeping the
+    others alive: ``f_locals`` there refreshes a dictionary the frame keeps
+    (``locals()``'s), which would hold every local until the frame ends.
+    Nobody else holding it (its count), it is emptied again at once: the
+    next reader refreshes it from the frame, as it always does."""
+    if not frame.f_code.co_flags & _CO_OPTIMIZED:
+        return _read_variable(frame, ("NAME", name))
+    snapshot = frame.f_locals
+    value = snapshot.get(name, _UNKNOWN)
+    if _getrefcount(snapshot) <= _SNAPSHOT_ALONE:
+        snapshot.clear()
+    return value
+
+
+def _snapshot_count() -> int:
+    def local_frame() -> int:
+        anchor = object()  # noqa: F841 (a local for the snapshot to hold)
+        return _count_snapshot(sys._getframe())
+
+    def _count_snapshot(frame: Any) -> int:
+        snapshot = frame.f_locals
+        return _getrefcount(snapshot)
+
+    return local_frame()
+
+
+#: What :func:`_read_fast_local` counts for a snapshot only the frame holds.
+_SNAPSHOT_ALONE: Final = _snapshot_count() if sys.version_info < (3, 13) else 0
+
+
 def calibrate_at_import() -> None:
     """Measure :data:`_TEMPORARY_COUNT` once, while ``import cowarray`` runs:
     run ``base[0] += 1`` (a temporary view) and ``views[0] += 1`` (a view a

@@ -92,6 +92,7 @@ def bind_array_type(array_type: type[Array]) -> None:
     """Make the constructors build ``array_type`` (called once, by cowarray._array)."""
     global _ARRAY
     _ARRAY = array_type
+    families._ARRAY_TYPE[0] = array_type
 
 
 _NO_FAST_WRITE: Final[frozenset[type]] = frozenset()

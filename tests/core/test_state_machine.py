@@ -407,6 +407,36 @@ class SemanticsModel:
             raise Divergence(f"{name} += {other} made a new object")
         model[...] = expected
 
+    def add_to_a_slice(self, draw: Draws) -> None:
+        # ``x[a:b] += v`` as a statement on a local: the temporary view may
+        # write x's memory in place (rule 12), never memory another value sees
+        name = self._pick(draw)
+        if name is None or self.arrays[name].ndim == 0:
+            return
+        length = self.arrays[name].shape[0]
+        start = draw.integer(0, length)
+        stop = draw.integer(start, length)
+        value = draw.real(-10, 10)
+        self.log.append(f"{name}[{start}:{stop}] += {value!r}")
+        x = self.arrays[name]
+        x[start:stop] += value
+        if x is not self.arrays[name]:
+            raise Divergence(f"{name}[{start}:{stop}] += {value!r} rebound {name}")
+        self.models[name][start:stop] += value
+
+    def copy_own_row(self, draw: Draws) -> None:
+        # ``u[i] = u[j]``: the value shares u's memory (disjoint rows or not)
+        name = self._pick(draw)
+        if name is None or self.arrays[name].ndim == 0 or self.arrays[name].shape[0] == 0:
+            return
+        length = self.arrays[name].shape[0]
+        i, j = draw.integer(0, length - 1), draw.integer(0, length - 1)
+        self.log.append(f"{name}[{i}] = {name}[{j}]")
+        u = self.arrays[name]
+        u[i] = u[j]
+        model = self.models[name]
+        model[i] = model[j].copy()
+
     # -- delete ---------------------------------------------------------------
 
     def delete(self, draw: Draws) -> None:
@@ -640,6 +670,8 @@ class SemanticsModel:
 
 # One step each, chosen uniformly (by Hypothesis, or by the soak's seeded RNG).
 STEPS: tuple[str, ...] = (
+    "add_to_a_slice",
+    "copy_own_row",
     "create_more",
     "create_scalar",
     "slice_of",
@@ -747,7 +779,9 @@ def test_state_machine_catches_a_core_that_never_copies(monkeypatch: pytest.Monk
     # sabotaged one an export would wait forever for its memory to be private.)
     real_write = cow.write
 
-    def write_in_place(holder: Any, apply: Any, a: Any, b: Any, fast: Any = None) -> None:
+    def write_in_place(
+        holder: Any, apply: Any, a: Any, b: Any, fast: Any = None, beside: Any = None
+    ) -> None:
         if apply is cow._nothing:
             real_write(holder, apply, a, b)
             return

@@ -1,0 +1,273 @@
+"""``x[a:b] += d`` writes ``x`` in place, with no copy, only where the
+statement is proven to store the result back into ``x`` (design.md rule 12;
+cowarray._core.families.write_back_target), and every way of breaking that
+proof falls back to a copy that keeps every other value right.
+
+Semantics are compared with NumPy run on eager copies; copies are read from
+the counters and from the memory the array holds afterwards.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import Any
+
+import numpy as np
+import pytest
+
+import cowarray as ca
+from cowarray._core import families
+
+
+def _pair(n: int = 12) -> tuple[ca.Array, np.ndarray]:
+    model = np.arange(n * n, dtype=np.float64).reshape(n, n)
+    return ca.asarray(model), model.copy()
+
+
+# Each spelling runs as the body of a function (the container a fast local),
+# at module level (a name), through a closure and through a global.
+_SPELLINGS = [
+    "x[2:5] += 1.0",
+    "x[1:-1, 1:-1] *= 2.0",
+    "x[:, j] -= 3.0",
+    "x[i] += 1.0",
+    "x[i, j] /= 4.0",
+    "x[1:-1] += 0.25 * (x[:-2] - 2.0 * x[1:-1] + x[2:])",
+    "x[i:i + 2] += 1.0",
+]
+
+
+def _as_function(statement: str) -> Any:
+    namespace: dict[str, Any] = {}
+    exec(f"def run(x, i, j):\n    {statement}\n    return x\n", namespace)
+    return namespace["run"]
+
+
+def _as_closure(statement: str) -> Any:
+    namespace: dict[str, Any] = {}
+    exec(
+        f"def make(x, i, j):\n    def run():\n        {statement}\n"
+        "        return x\n    return run\n",
+        namespace,
+    )
+    return lambda x, i, j: namespace["make"](x, i, j)()
+
+
+def _as_module(statement: str) -> Any:
+    code = compile(statement, "<user module>", "exec")
+
+    def run(x: Any, i: int, j: int) -> Any:
+        namespace = {"x": x, "i": i, "j": j}
+        exec(code, namespace)
+        return namespace["x"]
+
+    return run
+
+
+def _as_global(statement: str) -> Any:
+    namespace: dict[str, Any] = {}
+    exec(f"def run(i, j):\n    global x\n    {statement}\n    return x\n", namespace)
+
+    def run(x: Any, i: int, j: int) -> Any:
+        namespace["x"] = x
+        try:
+            return namespace["run"](i, j)
+        finally:
+            del namespace["x"]
+
+    return run
+
+
+_SCOPES = {
+    "function": _as_function,
+    "closure": _as_closure,
+    "module": _as_module,
+    "global": _as_global,
+}
+
+
+@pytest.mark.parametrize("scope", list(_SCOPES))
+@pytest.mark.parametrize("statement", _SPELLINGS)
+def test_a_sole_holder_writes_in_place_through_the_temporary_view(
+    statement: str, scope: str, copies: Any
+) -> None:
+    run = _SCOPES[scope](statement)
+    x, model = _pair()
+    memory = x._data
+    copies.reset()
+    result = run(x, 3, 4)
+    run(model, 3, 4)
+    assert result is x
+    np.testing.assert_array_equal(np.asarray(x), model)
+    assert copies.snapshot() == (0, 0)
+    assert x._data is memory
+
+
+@pytest.mark.parametrize("statement", _SPELLINGS)
+def test_another_holder_keeps_its_values(statement: str) -> None:
+    run = _as_function(statement)
+    x, model = _pair()
+    clone = x.copy()  # shares x's memory: x's write must not reach it
+    view = x[3]  # so does a view of x
+    run(x, 3, 4)
+    run(model, 3, 4)
+    np.testing.assert_array_equal(np.asarray(x), model)
+    np.testing.assert_array_equal(np.asarray(clone), _pair()[1])
+    np.testing.assert_array_equal(np.asarray(view), _pair()[1][3])
+
+
+def test_the_container_written_during_the_statement_no_longer_holds_the_view() -> None:
+    # t = x[0:2] is taken; the value's code writes x, which copies away from
+    # t and y. t and y are then the memory's only two holders, and t's write
+    # must not go into the memory y sees.
+    x, model = _pair()
+    y = x.copy()
+
+    def bump() -> float:
+        x[5, 5] = -1.0
+        return 1.0
+
+    x[0:2] += bump()
+    model[5, 5] = -1.0
+    model[0:2] += 1.0
+    np.testing.assert_array_equal(np.asarray(x), model)
+    np.testing.assert_array_equal(np.asarray(y), _pair()[1])
+
+
+class _ReadOnly:
+    """Forwards reads to an array it hides and refuses every write."""
+
+    def __init__(self, array: ca.Array) -> None:
+        self._array = array
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._array[key]
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        raise TypeError("read-only")
+
+
+def test_a_container_that_is_not_an_array_is_never_written_through() -> None:
+    inner, model = _pair()
+    wrapper = _ReadOnly(inner)
+    with pytest.raises(TypeError, match="read-only"):
+        wrapper[0:2] += 1.0
+    np.testing.assert_array_equal(np.asarray(inner), model)
+    hidden = _ReadOnly(ca.asarray(model))  # the wrapper holds the only other reference
+    with pytest.raises(TypeError, match="read-only"):
+        hidden[1:3] *= 0.0
+    np.testing.assert_array_equal(np.asarray(hidden._array), model)
+
+
+def test_a_name_rebound_within_the_statement_is_not_trusted() -> None:
+    namespace: dict[str, Any] = {}
+    exec(
+        "def rebind():\n    global x\n    x = other\n    return 1.0\n"
+        "def run():\n    global x\n    x[0:2] += rebind()\n",
+        namespace,
+    )
+    first, model = _pair()
+    other = ca.asarray(model * 10)
+    namespace.update(x=first, other=other)
+    namespace["run"]()
+    expected = model.copy()
+    expected[0:2] += 1.0
+    np.testing.assert_array_equal(np.asarray(first), expected)  # the container, as in NumPy
+    np.testing.assert_array_equal(np.asarray(other), model * 10)
+    assert namespace["x"] is other
+
+
+def test_a_walrus_or_a_call_in_the_key_is_not_read_as_the_same_container() -> None:
+    namespace: dict[str, Any] = {}
+    exec(
+        "def walrus(x, y):\n    x[0:2] += (x := y)[0:2]\n    return x\n"
+        "def call(x, f):\n    x[f():3] += 1.0\n",
+        namespace,
+    )
+    for name in ("walrus", "call"):
+        code = namespace[name].__code__
+        offsets = [
+            i.offset
+            for i in __import__("dis").get_instructions(code)
+            if i.opname == "BINARY_OP" and i.argrepr.endswith("=")
+        ]
+        assert [families._container_variable(code, offset) for offset in offsets] == [None]
+    x, model = _pair()
+    y = ca.asarray(model + 100)
+    namespace["walrus"](x, y)
+    expected = model.copy()
+    expected[0:2] += (model + 100)[0:2]
+    np.testing.assert_array_equal(np.asarray(x), expected)
+    np.testing.assert_array_equal(np.asarray(y), model + 100)
+
+
+def test_an_attribute_container_takes_the_copying_path(copies: Any) -> None:
+    class Holder:
+        pass
+
+    holder = Holder()
+    holder.u, model = _pair()
+    holder.u[0:2] += 1.0
+    model[0:2] += 1.0
+    np.testing.assert_array_equal(np.asarray(holder.u), model)
+
+
+def test_under_a_tracer_the_write_copies_and_is_right(copies: Any) -> None:
+    x, model = _pair()
+    old = sys.gettrace()
+    sys.settrace(lambda *args: None)
+    try:
+        x[0:2] += 1.0
+    finally:
+        sys.settrace(old)
+    model[0:2] += 1.0
+    np.testing.assert_array_equal(np.asarray(x), model)
+
+
+def test_a_failed_write_through_changes_nothing() -> None:
+    x, model = _pair()
+    with np.errstate(divide="raise"), pytest.raises(FloatingPointError):
+        x[0:2] /= 0.0
+    np.testing.assert_array_equal(np.asarray(x), model)
+    with pytest.raises(TypeError):
+        x[0:2] += "one"  # type: ignore[operator]
+    np.testing.assert_array_equal(np.asarray(x), model)
+    integers = ca.asarray(np.arange(6))
+    with pytest.raises(TypeError, match="in-place"):
+        integers[0:2] += 0.5
+    np.testing.assert_array_equal(np.asarray(integers), np.arange(6))
+
+
+def test_a_clone_taken_on_another_thread_is_never_torn() -> None:
+    # Each statement adds 1.0 to every element of x through a temporary
+    # view; a clone taken at any moment must hold equal elements (the value
+    # before or after one whole write, never half of one).
+    size = 1 << 16
+    x = ca.zeros(size)
+    done = threading.Event()
+    torn: list[float] = []
+
+    def write() -> None:
+        for _ in range(150):
+            x[0:size] += 1.0
+        done.set()
+
+    def clone() -> None:
+        while not done.is_set():
+            values = np.asarray(ca.lazy_clone(x))
+            if values.min() != values.max():
+                torn.append(float(values.max() - values.min()))
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=write), threading.Thread(target=clone)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+    finally:
+        sys.setswitchinterval(old)
+    assert not torn
+    assert float(np.asarray(x)[0]) == 150.0
