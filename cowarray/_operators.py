@@ -301,18 +301,24 @@ def _apply_inplace(name: str, array: Array, other: Operand) -> None:
         _check_inplace_shape(
             name, array, backend.xp.broadcast_shapes(array._data.shape, operand.shape)
         )
-    _note_view_write(array, other, name)
     function = getattr(backend.xp, name)
     data = array._data
     if array._buf is not None and type(array._family) is _VIEWS:
         # ``x[a:b] += d``: ``t = x[a:b]`` shares ``x``'s memory. If the
         # statement stores ``t`` back into ``x`` next (proven from its code),
-        # ``t`` writes ``x``'s memory in place, as NumPy does, when nothing
-        # raised after the loop could leave ``x`` half written.
+        # there is nothing to warn about, and ``t`` writes ``x``'s memory in
+        # place, as NumPy does, when nothing raised after the loop could
+        # leave ``x`` half written.
         parent = families.write_back_target(array)
-        if parent is not None and not backend.errors_may_surface(name, dtype):
-            cow.write(array, _inplace_apply, function, operand, fast, parent)
-            return
+    else:
+        parent = None
+    if parent is None:
+        _note_view_write(array, other, name)
+    elif not backend.errors_may_surface(name, dtype):
+        if data.size < getattr(function, "split_from", _NEVER_SPLITS)[0]:
+            function = getattr(function, "__wrapped__", function)  # (small: no pool)
+        cow.write_through(array, parent, _inplace_apply, function, operand, fast)
+        return
     if data.size >= IN_PLACE_MIN_SIZE and not backend.errors_may_surface(name, dtype):
         # Big, and no error can be raised after NumPy's loop has written:
         # write in place (the core copies first if the memory is shared).

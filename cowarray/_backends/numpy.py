@@ -259,6 +259,7 @@ class NumpyBackend:
         return None  # integer or boolean arrays select a copy
 
     def same_elements(self, a: np.ndarray, b: np.ndarray) -> bool:
+        # (the addresses last: reading one builds a dictionary, about 1.5 us)
         return (
             a.shape == b.shape
             and a.strides == b.strides
@@ -385,7 +386,7 @@ class NumpyBackend:
 
 #: How much work np.shares_memory may do to prove two views disjoint (two
 #: strided views of one matrix take a few steps; see NumPy's mem_overlap.c).
-_OVERLAP_WORK: Final = 4096
+_OVERLAP_WORK: Final[Any] = 4096  # (NumPy's stubs admit only its two named modes)
 
 
 def _pages_between(low: int, high: int) -> int:

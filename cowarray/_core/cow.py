@@ -89,6 +89,7 @@ __all__ = [
     "stable_id",
     "state_of",
     "write",
+    "write_through",
 ]
 
 _getrefcount = sys.getrefcount
@@ -857,6 +858,33 @@ def replace(holder: Holder, result: Any, fast: frozenset[type] = _NO_FAST_WRITE)
     return True
 
 
+#: Per thread: the write-back that :func:`write_through`'s statement makes next.
+_expected = threading.local()
+
+
+def write_through(
+    view: Holder,
+    parent: Holder,
+    apply: Callable[[Any, Any, Any], object],
+    a: Any,
+    b: Any,
+    fast: frozenset[type] = _NO_FAST_WRITE,
+) -> None:
+    """The in-place write of ``t`` in ``x[k] += d`` (``t = x[k]``), where the
+    statement is proven to store ``t`` into ``parent`` (``x``) next
+    (cowarray._core.families.write_back_target): :func:`write` with
+    ``parent`` beside. If it went in place, the store is expected: on this
+    thread, :func:`reader_may_stay` then knows it writes nothing, without
+    comparing addresses. (The next store of ``view`` into ``parent`` on this
+    thread is that one: only the caller's stack holds the temporary.)
+    """
+    _expected.__dict__.pop("store", None)
+    data, parent_data = view._data, parent._data
+    write(view, apply, a, b, fast, parent)
+    if view._data is data and view._buf is parent._buf and parent._data is parent_data:
+        _expected.store = (view, data, parent, parent_data)
+
+
 def reader_may_stay(holder: Holder, index: Any, reader: Holder) -> bool | None:
     """Before ``holder[index] = reader``, ``reader`` sharing ``holder``'s memory
     (``u[0] = u[1]``): whether ``reader`` may go on sharing it while
@@ -871,14 +899,23 @@ def reader_may_stay(holder: Holder, index: Any, reader: Holder) -> bool | None:
     copies nothing more if ``holder`` is then the sole holder. Never the
     whole buffer for a value that is only read (design.md rule 12).
     """
+    expected = _expected.__dict__.pop("store", None)
+    if (
+        expected is not None
+        and expected[0] is reader
+        and expected[2] is holder
+        and expected[1] is reader._data
+        and expected[3] is holder._data
+    ):
+        return None  # the write-back of write_through: the values are there
     backend = holder._device.backend
     region = backend.written_view(holder._data, index)
     if region is not None:
         source = reader._data
-        if backend.same_elements(region, source):
-            return None
         if not backend.overlaps(region, source):
             return True
+        if backend.same_elements(region, source):
+            return None
     make_private(reader)
     return False
 
