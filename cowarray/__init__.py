@@ -38,6 +38,8 @@ from ._backends._parallel import get_num_threads as get_num_threads
 from ._backends._parallel import get_parallel_threshold as get_parallel_threshold
 from ._backends._parallel import set_num_threads as set_num_threads
 from ._backends._parallel import set_parallel_threshold as set_parallel_threshold
+from ._backends._reuse import get_temporary_reuse as get_temporary_reuse
+from ._backends._reuse import set_temporary_reuse as set_temporary_reuse
 from ._constants import e as e
 from ._constants import inf as inf
 from ._constants import nan as nan

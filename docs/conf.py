@@ -101,6 +101,7 @@ TOPICS = {
     "cowarray._ops.numpy_math": "NumPy's functions beyond the standard",
     "cowarray._ops.numpy_statistics": "NumPy's functions beyond the standard",
     "cowarray._backends._parallel": "Threads",
+    "cowarray._backends._reuse": "Memory of big results",
 }
 OTHER = "Other functions and classes"
 TOPIC_ORDER = (
@@ -116,6 +117,7 @@ TOPIC_ORDER = (
     "Data types and casting",
     "NumPy's functions beyond the standard",
     "Threads",
+    "Memory of big results",
     OTHER,
 )
 

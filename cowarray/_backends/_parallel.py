@@ -58,6 +58,7 @@ from typing import Any, Final
 import numpy as np
 
 from .._threads import WORKING_FOR
+from . import _reuse
 
 __all__ = [
     "BLOCK_ALIGN",
@@ -140,12 +141,25 @@ _threshold: int = _from_environment(_THRESHOLD_VARIABLE, DEFAULT_THRESHOLD, 0)
 #: What the wrappers compare sizes with: the thresholds, or never with one thread.
 _gate: int = _threshold if _num_threads > 1 else _NEVER
 _costly_gate: int = _threshold // COSTLY_FACTOR if _num_threads > 1 else _NEVER
+#: Elements from which a result may be a reused block (cowarray/_backends/_reuse.py:
+#: its byte threshold for 8-byte items; it checks the bytes itself).
+_REUSE_ELEMENTS: Final = _reuse.MIN_BYTES // 8
+
+
+def _direct_below(gate: int) -> int:
+    """Below how many elements a wrapper calls the ufunc at once: neither
+    split nor given a reused block."""
+    return min(gate, _REUSE_ELEMENTS) if _reuse.budget() else gate
+
+
+_direct: int = _direct_below(_gate)
+_costly_direct: int = _direct_below(_costly_gate)
 #: The same two sizes in one-element lists that each wrapper carries as
 #: ``split_from``: a caller that already holds the arrays (the operators)
 #: compares with ``split_from[0]`` and calls ``__wrapped__`` below it,
 #: skipping the wrapper's call (a third of ``a + b`` at 10^3).
-_GATE_CELL: Final = [_gate]
-_COSTLY_GATE_CELL: Final = [_costly_gate]
+_GATE_CELL: Final = [_direct]
+_COSTLY_GATE_CELL: Final = [_costly_direct]
 
 
 # -- the public settings ------------------------------------------------------------
@@ -277,11 +291,16 @@ def _count(name: str, value: object, minimum: int) -> int:
 
 
 def _update_gate() -> None:
-    global _gate, _costly_gate
+    global _gate, _costly_gate, _direct, _costly_direct
     _gate = _threshold if _num_threads > 1 else _NEVER
     _costly_gate = _threshold // COSTLY_FACTOR if _num_threads > 1 else _NEVER
-    _GATE_CELL[0] = _gate
-    _COSTLY_GATE_CELL[0] = _costly_gate
+    _direct = _direct_below(_gate)
+    _costly_direct = _direct_below(_costly_gate)
+    _GATE_CELL[0] = _direct
+    _COSTLY_GATE_CELL[0] = _costly_direct
+
+
+_reuse.ON_BUDGET_CHANGE.append(_update_gate)
 
 
 def _threshold_of(ufunc: np.ufunc) -> int:
@@ -441,7 +460,7 @@ def parallel_ufunc(ufunc: np.ufunc) -> Callable[..., Any]:
     if ufunc.nin == 1 and not costly:
 
         def unary(x: Any, /, out: Any = None) -> Any:
-            if out is None and (type(x) is not _ndarray or x.size < _gate):
+            if out is None and (type(x) is not _ndarray or x.size < _direct):
                 return ufunc(x)
             return _split_call(ufunc, (x,), out)
 
@@ -449,7 +468,7 @@ def parallel_ufunc(ufunc: np.ufunc) -> Callable[..., Any]:
     elif ufunc.nin == 1:
 
         def costly_unary(x: Any, /, out: Any = None) -> Any:
-            if out is None and (type(x) is not _ndarray or x.size < _costly_gate):
+            if out is None and (type(x) is not _ndarray or x.size < _costly_direct):
                 return ufunc(x)
             return _split_call(ufunc, (x,), out)
 
@@ -459,8 +478,8 @@ def parallel_ufunc(ufunc: np.ufunc) -> Callable[..., Any]:
         def binary(x1: Any, x2: Any, /, out: Any = None) -> Any:
             if (
                 out is None
-                and (type(x1) is not _ndarray or x1.size < _gate)
-                and (type(x2) is not _ndarray or x2.size < _gate)
+                and (type(x1) is not _ndarray or x1.size < _direct)
+                and (type(x2) is not _ndarray or x2.size < _direct)
             ):
                 return ufunc(x1, x2)
             return _split_call(ufunc, (x1, x2), out)
@@ -471,8 +490,8 @@ def parallel_ufunc(ufunc: np.ufunc) -> Callable[..., Any]:
         def costly_binary(x1: Any, x2: Any, /, out: Any = None) -> Any:
             if (
                 out is None
-                and (type(x1) is not _ndarray or x1.size < _costly_gate)
-                and (type(x2) is not _ndarray or x2.size < _costly_gate)
+                and (type(x1) is not _ndarray or x1.size < _costly_direct)
+                and (type(x2) is not _ndarray or x2.size < _costly_direct)
             ):
                 return ufunc(x1, x2)
             return _split_call(ufunc, (x1, x2), out)
@@ -491,9 +510,14 @@ def parallel_ufunc(ufunc: np.ufunc) -> Callable[..., Any]:
 
 def _split_call(ufunc: np.ufunc, inputs: tuple[Any, ...], out: Any) -> Any:
     # (a warning names the wrapper's caller: 5 frames up from the one that warns)
-    plan = _plan(ufunc, inputs, out) if _num_threads > 1 else None
+    if out is None and all(
+        type(x) is not _ndarray or x.size < _threshold_of(ufunc) for x in inputs
+    ):
+        plan = None  # (too small to split: here for a reused block)
+    else:
+        plan = _plan(ufunc, inputs, out) if _num_threads > 1 else None
     if plan is None:
-        return ufunc(*inputs) if out is None else ufunc(*inputs, out=out)
+        return _reused_call(ufunc, inputs) if out is None else ufunc(*inputs, out=out)
     result, blocks = plan
     _compute(ufunc, blocks, stacklevel=5)
     return result
@@ -527,20 +551,47 @@ def _plan(
     return None if blocks is None else (out, blocks)
 
 
+def _reused_call(ufunc: np.ufunc, inputs: tuple[Any, ...]) -> Any:
+    """``ufunc(*inputs)``, its result in a reused block where one fits
+    (C-ordered operands of computed kinds; cowarray/_backends/_reuse.py)."""
+    shape: tuple[int, ...] | None = None
+    for x in inputs:
+        if type(x) is _ndarray:
+            if x.dtype.kind not in _COMPUTED_KINDS or not x.flags.c_contiguous:
+                return ufunc(*inputs)
+            if shape is None or x.shape == shape:
+                shape = x.shape
+            else:
+                try:
+                    shape = np.broadcast_shapes(shape, x.shape)
+                except ValueError:
+                    return ufunc(*inputs)  # NumPy says why
+        elif not isinstance(x, _SCALARS):
+            return ufunc(*inputs)
+    if shape is None or ufunc.nout != 1 or math.prod(shape) < _REUSE_ELEMENTS:
+        return ufunc(*inputs)  # (also: a 0-d result stays NumPy's scalar)
+    return ufunc(*inputs, out=_reuse.empty(shape, _result_dtype(ufunc, inputs)))
+
+
+def _result_dtype(ufunc: np.ufunc, inputs: tuple[Any, ...]) -> np.dtype[Any]:
+    # The ufunc on empty slices gives the dtype, which depends on the
+    # operands' types only (NEP 50: a Python int out of range still raises
+    # NumPy's error, in the call).
+    key = (ufunc, *(x.dtype if isinstance(x, _TYPED) else type(x) for x in inputs))
+    dtype = _RESULT_DTYPES.get(key)
+    if dtype is None:
+        dtype = ufunc(*(_slice(x, 0) for x in inputs)).dtype
+        if len(_RESULT_DTYPES) < 1024:
+            _RESULT_DTYPES[key] = dtype
+    return dtype
+
+
 def _output(ufunc: np.ufunc, inputs: tuple[Any, ...], shape: tuple[int, ...]) -> np.ndarray:
     """An empty output of NumPy's dtype and memory layout for ``ufunc(*inputs)``."""
     arrays = [x for x in inputs if type(x) is _ndarray]
     if all(x.flags.c_contiguous for x in arrays):
-        # C-ordered inputs give a C-ordered output. The ufunc on empty slices
-        # gives the dtype, which depends on the operands' types only (NEP 50:
-        # a Python int out of range still raises NumPy's error, in a block).
-        key = (ufunc, *(x.dtype if isinstance(x, _TYPED) else type(x) for x in inputs))
-        dtype = _RESULT_DTYPES.get(key)
-        if dtype is None:
-            dtype = ufunc(*(_slice(x, 0) for x in inputs)).dtype
-            if len(_RESULT_DTYPES) < 1024:
-                _RESULT_DTYPES[key] = dtype
-        return np.empty(shape, dtype=dtype)
+        # C-ordered inputs give a C-ordered output (a reused block if one fits).
+        return _reuse.empty(shape, _result_dtype(ufunc, inputs))
     # Slices of two per axis keep the strides NumPy orders the output by.
     with np.errstate(all="ignore"):
         sample = ufunc(*(_slice(x, 2) for x in inputs))

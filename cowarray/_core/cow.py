@@ -61,7 +61,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, Final, Protocol
 
-from .._backends import PAGE_COW, STREAMS
+from .._backends import PAGE_COW, STREAMS, _reuse
 from .._threads import WORKING_FOR
 from . import counts
 
@@ -128,6 +128,15 @@ def _forget_owner(key: int) -> Callable[[weakref.ref[Any]], None]:
         _ids_by_owner.pop(key, None)
 
     return forget
+
+
+def _forget_id(owner: object) -> None:
+    """``owner``'s memory starts a new life (a reused result block): a new id."""
+    with _ids_lock:
+        _ids_by_owner.pop(id(owner), None)
+
+
+_reuse.ON_REUSE.append(_forget_id)
 
 
 def stable_id(owner: object) -> int:
@@ -638,8 +647,13 @@ def _claim(
     try:
         if reentered or not _wait_for_writer(holder, reentered):
             return _COPY, None  # re-entered code never writes memory in place
-        if _let_joiners_go_first(holder):
-            return _RETRY, None  # they may have shared it meanwhile: decide again
+        if _let_joiners_go_first(holder) or (
+            beside is not None and _let_joiners_go_first(beside)
+        ):
+            # They may have shared it meanwhile: decide again. (Before the gate
+            # closes: a joiner that found it closed would copy eagerly, and
+            # could be copying while this write goes in place beside it.)
+            return _RETRY, None
         if holder._data is not data:
             return _RETRY, None  # another write committed meanwhile: decide again
         if holder._buf is None:
@@ -681,9 +695,6 @@ def _claim(
             # The two holders are ``holder`` and ``beside``, and the caller
             # proved the write leaves ``beside`` right: in place, with the
             # record fenced (``beside``'s joiners wait for the write too).
-            if _let_joiners_go_first(beside):
-                buf.shareable = True
-                return _RETRY, None
             pages = PAGE_COW[holder._device.backend]
             if pages is not None:
                 pages.note_write_in_place(data)
