@@ -33,6 +33,7 @@ from ._core.values import (
     lazy_clone,
     may_view,
     private,
+    reads_own_memory,
     view_of,
 )
 from ._devices import CPU, Device, as_device
@@ -451,14 +452,7 @@ class Array(Value):
                 families.settle(self, value)
             index = _backend_index(self, key)
             beside = None
-            if (
-                type(value) is Array
-                and value._buf is not None
-                and value._buf is self._buf
-                and value is not self
-                and value._device is self._device
-            ):
-                # (u[0] = u[1]: the value's memory is the array's own)
+            if type(value) is Array and reads_own_memory(self, value):  # (u[0] = u[1])
                 stays = cow.reader_may_stay(self, index, value)
                 if stays is None:
                     return  # x[k] = t after t += d wrote x through t: already there

@@ -29,6 +29,7 @@ from ._core.values import (
     lazy_clone,
     may_view,
     private,
+    reads_own_memory,
     storable_scalars,
     take_over_stored,
 )
@@ -470,13 +471,7 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
     x = at.array
     if type(x) is not Array:
         raise TypeError(f"x.at[...] needs a cowarray Array, got {type(x).__name__}")
-    if (
-        type(values) is Array
-        and values._buf is not None
-        and values._buf is x._buf
-        and values is not x
-        and values._device is x._device
-    ):
+    if reads_own_memory(x, values):
         # (u.at[0].set(u[1])): the value copies what it reads, not x its buffer
         cow.make_private(values)
     key = at.index

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -24,6 +25,16 @@ def switching_every_microsecond() -> Iterator[None]:
         yield
     finally:
         sys.setswitchinterval(old)
+
+
+def run_together(*targets: Callable[[], None], timeout: float = 120.0) -> None:
+    """Run each target on its own thread, switching every microsecond, and wait."""
+    threads = [threading.Thread(target=target) for target in targets]
+    with switching_every_microsecond():
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=timeout)
 
 
 _SCHEDULED_COLLECTIONS = sys.version_info >= (3, 12)

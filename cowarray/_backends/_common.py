@@ -8,10 +8,40 @@ each backend binds it to its library (array-api-compat does the same in
 
 from __future__ import annotations
 
+import os
+import warnings
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["expm1_special_values", "floor_divide", "into", "std", "tanh_special_values", "var"]
+__all__ = [
+    "expm1_special_values",
+    "floor_divide",
+    "int_from_environment",
+    "into",
+    "std",
+    "tanh_special_values",
+    "var",
+]
+
+
+def int_from_environment(variable: str, default: int, minimum: int) -> int:
+    """The integer setting ``variable`` holds, at least ``minimum``; ``default``
+    when it is unset, or (with a RuntimeWarning that says so) not such a number."""
+    text = os.environ.get(variable)
+    if text is None or not text.strip():
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        value = minimum - 1
+    if value < minimum:
+        warnings.warn(
+            f"{variable}={text!r} is not an integer >= {minimum}; using {default}",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return default
+    return value
 
 
 def into(out: Any, result: Any) -> Any:

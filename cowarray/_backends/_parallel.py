@@ -59,6 +59,7 @@ import numpy as np
 
 from .._threads import WORKING_FOR
 from . import _reuse
+from ._common import int_from_environment
 
 __all__ = [
     "BLOCK_ALIGN",
@@ -107,24 +108,6 @@ def _machine_threads() -> int:
         return os.cpu_count() or 1
 
 
-def _from_environment(variable: str, default: int, minimum: int) -> int:
-    text = os.environ.get(variable)
-    if text is None or not text.strip():
-        return default
-    try:
-        value = int(text)
-    except ValueError:
-        value = minimum - 1
-    if value < minimum:
-        warnings.warn(
-            f"{variable}={text!r} is not an integer >= {minimum}; using {default}",
-            RuntimeWarning,
-            stacklevel=2,
-        )
-        return default
-    return value
-
-
 #: Loops that cost about as much per element as ``sin`` (tens of cycles, not
 #: one or two) split from ``threshold // COSTLY_FACTOR`` elements: splitting
 #: ``sin`` pays from about 1/32 of where ``a + b`` does
@@ -136,8 +119,8 @@ _COSTLY: Final = frozenset(
     | {np.logaddexp2, np.power, np.sin, np.sinh, np.tan, np.tanh}
 )
 
-_num_threads: int = _from_environment(_THREADS_VARIABLE, _machine_threads(), 1)
-_threshold: int = _from_environment(_THRESHOLD_VARIABLE, DEFAULT_THRESHOLD, 0)
+_num_threads: int = int_from_environment(_THREADS_VARIABLE, _machine_threads(), 1)
+_threshold: int = int_from_environment(_THRESHOLD_VARIABLE, DEFAULT_THRESHOLD, 0)
 #: What the wrappers compare sizes with: the thresholds, or never with one thread.
 _gate: int = _threshold if _num_threads > 1 else _NEVER
 _costly_gate: int = _threshold // COSTLY_FACTOR if _num_threads > 1 else _NEVER

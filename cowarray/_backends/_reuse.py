@@ -29,11 +29,12 @@ import math
 import os
 import sys
 import threading
-import warnings
 from collections.abc import Callable
 from typing import Any, Final
 
 import numpy as np
+
+from ._common import int_from_environment
 
 __all__ = [
     "MAX_BLOCKS",
@@ -65,25 +66,7 @@ _blocks: list[np.ndarray] = []  # least recently handed out first
 _kept_bytes = 0
 
 
-def _budget_from_environment() -> int:
-    text = os.environ.get(_VARIABLE)
-    if text is None or not text.strip():
-        return _DEFAULT_BUDGET
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        warnings.warn(
-            f"{_VARIABLE}={text!r} is not a number of bytes >= 0; using {_DEFAULT_BUDGET}",
-            RuntimeWarning,
-            stacklevel=2,
-        )
-        return _DEFAULT_BUDGET
-    return value
-
-
-_budget: int = _budget_from_environment()
+_budget: int = int_from_environment(_VARIABLE, _DEFAULT_BUDGET, 0)
 
 
 #: Called after the budget changes (the element-wise wrappers' size gates).

@@ -393,6 +393,18 @@ def imported(data: Any, buf: cow.Buffer, device: Any) -> Array:
     return array
 
 
+def reads_own_memory(target: Array, value: object) -> bool:
+    """Whether ``value`` is an Array holding ``target``'s buffer (``u[0] = u[1]``):
+    a write of ``target`` from it must not copy ``target`` to keep ``value``."""
+    return (
+        type(value) is _ARRAY
+        and value._buf is not None
+        and value._buf is target._buf
+        and value is not target
+        and value._device is target._device
+    )
+
+
 def replace_private(array: Array, data: Any, result: Any) -> bool:
     """Store ``result``, computed from ``data``, as ``array``'s value if
     ``array`` still views ``data`` privately and writably; whether it did.

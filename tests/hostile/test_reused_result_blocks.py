@@ -6,14 +6,14 @@ callback revived, and threads computing at the same time."""
 
 from __future__ import annotations
 
+import functools
 import gc
-import sys
-import threading
 from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
 import pytest
+from _attack import gc_callback, run_together
 
 import cowarray as ca
 from cowarray._backends import _reuse
@@ -112,18 +112,12 @@ def test_a_gc_callback_that_computes_inside_the_hand_out_changes_nothing() -> No
     c, model = _source()
     seen: list[ca.Array] = []
 
-    def callback(phase: str, info: dict[str, Any]) -> None:
-        if phase == "start" and len(seen) < 50:
+    def compute() -> None:
+        if len(seen) < 50:
             seen.append(c * 7.0)  # a result made inside whatever was running
 
-    gc.callbacks.append(callback)
-    old = gc.get_threshold()
-    gc.set_threshold(1)
-    try:
+    with gc_callback(compute):
         results = [c + float(k) for k in range(20)]
-    finally:
-        gc.set_threshold(*old)
-        gc.callbacks.remove(callback)
     for k, result in enumerate(results):
         np.testing.assert_array_equal(np.asarray(result), model + float(k))
     for result in seen:
@@ -143,16 +137,7 @@ def test_threads_never_share_a_block() -> None:
             if not np.array_equal(np.asarray(result), model * float(k) + 1.0):
                 failures.append(f"thread {k}")
 
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=120)
-    finally:
-        sys.setswitchinterval(old)
+    run_together(*(functools.partial(work, k) for k in range(4)))
     assert not failures
 
 

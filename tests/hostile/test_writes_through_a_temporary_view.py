@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _attack import run_together
 
 import cowarray as ca
 from cowarray._core import families
@@ -266,15 +267,6 @@ def _clone_during_writes() -> None:
             if values.min() != values.max():
                 torn.append(float(values.max() - values.min()))
 
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        threads = [threading.Thread(target=write), threading.Thread(target=clone)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=60)
-    finally:
-        sys.setswitchinterval(old)
+    run_together(write, clone, timeout=60)
     assert not torn
     assert float(np.asarray(x)[0]) == 150.0
