@@ -122,11 +122,61 @@ _EXACT_ON_INTEGERS: Final = frozenset(
 )
 
 
+#: NumPy's floating-point error state: a context variable whose value is
+#: replaced (never changed in place) by np.errstate and np.seterr, so the
+#: verdict for the last value seen is kept with it (a strong reference: its
+#: identity cannot be reused). None where NumPy keeps it elsewhere.
+_ERROR_STATE: Final = getattr(
+    getattr(getattr(np, "_core", None), "_ufunc_config", None), "_extobj_contextvar", None
+)
+_last_error_state: tuple[Any, bool | None] = (None, None)  # (the state object, its verdict)
+
+
+def _error_state_verdict() -> bool | None:
+    """False if NumPy ignores every floating-point error now, True if one
+    raises or calls out, None if some only warn or print (the warning
+    filters decide)."""
+    global _last_error_state
+    if _ERROR_STATE is not None:
+        state = _ERROR_STATE.get()
+        last = _last_error_state  # (one read of the pair: another thread replaces it whole)
+        if last[0] is state:
+            return last[1]
+    modes = np.geterr()
+    values = set(modes.values())
+    verdict: bool | None
+    if values == {"ignore"}:
+        verdict = False
+    elif values & {"raise", "call", "log"}:
+        verdict = True
+    else:
+        verdict = None
+    if _ERROR_STATE is not None:
+        _last_error_state = (state, verdict)
+    return verdict
+
+
+#: The warning filters last read, and what they said (a tuple of the very
+#: filter entries: equal, element by element identical at first, or read again).
+_last_filters: tuple[tuple[Any, ...], bool] = ((), False)
+
+
 def _runtime_warnings_may_raise() -> bool:
     """Whether a RuntimeWarning may be turned into an exception now."""
+    global _last_filters
     if getattr(sys.flags, "context_aware_warnings", False):
         return True  # the filters live in a context this cannot read cheaply
-    for action, message, category, module, lineno in warnings.filters:
+    filters = tuple(warnings.filters)
+    last = _last_filters  # (one read of the pair: another thread replaces it whole)
+    if last[0] == filters:
+        return last[1]
+    answer = _filters_may_raise(filters)
+    _last_filters = (filters, answer)
+    return answer
+
+
+def _filters_may_raise(filters: tuple[Any, ...]) -> bool:
+    for action, message, category, module, lineno in filters:
         if not isinstance(category, type):
             return True  # not a filter this understands
         catches_all = issubclass(RuntimeWarning, category)
@@ -270,11 +320,9 @@ class NumpyBackend:
     def errors_may_surface(self, name: str, dtype: Any) -> bool:
         if dtype.kind in "biu" and name in _EXACT_ON_INTEGERS:
             return False
-        modes = np.geterr().values()
-        if all(mode == "ignore" for mode in modes):
-            return False
-        if any(mode in ("raise", "call", "log") for mode in modes):
-            return True
+        verdict = _error_state_verdict()
+        if verdict is not None:
+            return verdict
         return _runtime_warnings_may_raise()  # "warn" and "print"
 
     def must_copy_before_write(self, data: np.ndarray) -> bool:
