@@ -132,7 +132,7 @@ _REUSE_ELEMENTS: Final = _reuse.MIN_BYTES // 8
 def _direct_below(gate: int) -> int:
     """Below how many elements a wrapper calls the ufunc at once: neither
     split nor given a reused block."""
-    return min(gate, _REUSE_ELEMENTS) if _reuse.budget() else gate
+    return min(gate, _REUSE_ELEMENTS) if _reuse.get_temporary_reuse() else gate
 
 
 _direct: int = _direct_below(_gate)
@@ -510,20 +510,9 @@ def _plan(
     ufunc: np.ufunc, inputs: tuple[Any, ...], out: Any
 ) -> tuple[np.ndarray, list[tuple[tuple[Any, ...], np.ndarray]]] | None:
     """The output and its blocks, or None where one NumPy call is the way."""
-    for x in inputs:
-        if type(x) is _ndarray:
-            if x.dtype.kind not in _COMPUTED_KINDS:
-                return None
-        elif not isinstance(x, _SCALARS):
-            return None
-    shapes = {x.shape for x in inputs if type(x) is _ndarray}
-    if len(shapes) == 1:
-        (shape,) = shapes
-    else:
-        try:
-            shape = np.broadcast_shapes(*shapes)
-        except ValueError:
-            return None  # NumPy says why
+    shape = _computed_shape(inputs)
+    if shape is None:
+        return None
     if out is None:
         if math.prod(shape) < _threshold_of(ufunc):
             return None
@@ -537,23 +526,34 @@ def _plan(
 def _reused_call(ufunc: np.ufunc, inputs: tuple[Any, ...]) -> Any:
     """``ufunc(*inputs)``, its result in a reused block where one fits
     (C-ordered operands of computed kinds; cowarray/_backends/_reuse.py)."""
-    shape: tuple[int, ...] | None = None
+    shape = _computed_shape(inputs)
+    if (
+        shape is None
+        or ufunc.nout != 1
+        or math.prod(shape) < _REUSE_ELEMENTS  # (also: a 0-d result stays NumPy's scalar)
+        or not all(x.flags.c_contiguous for x in inputs if type(x) is _ndarray)
+    ):
+        return ufunc(*inputs)
+    return ufunc(*inputs, out=_reuse.empty(shape, _result_dtype(ufunc, inputs)))
+
+
+def _computed_shape(inputs: tuple[Any, ...]) -> tuple[int, ...] | None:
+    """The broadcast shape of ``inputs``, or None unless every one is an array
+    of a computed kind or a scalar and their shapes broadcast."""
     for x in inputs:
         if type(x) is _ndarray:
-            if x.dtype.kind not in _COMPUTED_KINDS or not x.flags.c_contiguous:
-                return ufunc(*inputs)
-            if shape is None or x.shape == shape:
-                shape = x.shape
-            else:
-                try:
-                    shape = np.broadcast_shapes(shape, x.shape)
-                except ValueError:
-                    return ufunc(*inputs)  # NumPy says why
+            if x.dtype.kind not in _COMPUTED_KINDS:
+                return None
         elif not isinstance(x, _SCALARS):
-            return ufunc(*inputs)
-    if shape is None or ufunc.nout != 1 or math.prod(shape) < _REUSE_ELEMENTS:
-        return ufunc(*inputs)  # (also: a 0-d result stays NumPy's scalar)
-    return ufunc(*inputs, out=_reuse.empty(shape, _result_dtype(ufunc, inputs)))
+            return None
+    shapes = {x.shape for x in inputs if type(x) is _ndarray}
+    if len(shapes) == 1:
+        (shape,) = shapes
+        return shape  # type: ignore[no-any-return]
+    try:
+        return np.broadcast_shapes(*shapes)
+    except ValueError:
+        return None  # NumPy says why
 
 
 def _result_dtype(ufunc: np.ufunc, inputs: tuple[Any, ...]) -> np.dtype[Any]:

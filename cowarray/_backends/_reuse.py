@@ -16,7 +16,7 @@ memory (each of them holds a reference to the ndarray or to a view whose
 the hand-out run under a lock, and the caller holds the block before the lock
 is released, so two threads never get one block.
 
-What it may keep: at most :data:`MAX_BLOCKS` blocks and :func:`budget` bytes
+What it may keep: at most :data:`MAX_BLOCKS` blocks and :func:`get_temporary_reuse` bytes
 in all (:func:`set_temporary_reuse`; ``COWARRAY_TEMPORARY_REUSE``
 bytes; 0 turns it off and frees them), each at least :data:`MIN_BYTES`
 (NumPy's own elision threshold). Blocks are C-ordered, of one dtype and
@@ -41,7 +41,6 @@ __all__ = [
     "MIN_BYTES",
     "ON_BUDGET_CHANGE",
     "ON_REUSE",
-    "budget",
     "empty",
     "get_temporary_reuse",
     "set_temporary_reuse",
@@ -71,11 +70,6 @@ _budget: int = int_from_environment(_VARIABLE, _DEFAULT_BUDGET, 0)
 
 #: Called after the budget changes (the element-wise wrappers' size gates).
 ON_BUDGET_CHANGE: Final[list[Callable[[], None]]] = []
-
-
-def budget() -> int:
-    """How many bytes of result blocks may be kept for reuse (0: none)."""
-    return _budget
 
 
 def set_temporary_reuse(nbytes: int) -> None:

@@ -299,14 +299,9 @@ class NumpyBackend:
 
     def written_view(self, data: np.ndarray, index: Any) -> np.ndarray | None:
         try:
-            parts = index if type(index) is tuple else (index,)
-            region = data[(*parts, Ellipsis)]
+            return _written_view(data, index)
         except Exception:  # a bad index: the write itself will say so
             return None
-        owner = data if data.base is None else data.base
-        if type(region) is np.ndarray and region.base is owner:
-            return region
-        return None  # integer or boolean arrays select a copy
 
     def same_elements(self, a: np.ndarray, b: np.ndarray) -> bool:
         # (the addresses last: reading one builds a dictionary, about 1.5 us)
@@ -449,7 +444,8 @@ def _written_view(data: np.ndarray, index: Any) -> np.ndarray | None:
     if not any(part is Ellipsis for part in parts):
         parts = (*parts, Ellipsis)
     region = data[parts]
-    if isinstance(region, np.ndarray) and region.base is not None and region.base is data.base:
+    owner = data if data.base is None else data.base  # (NumPy collapses view chains)
+    if isinstance(region, np.ndarray) and region.base is owner:
         return region
     return None
 
