@@ -437,6 +437,12 @@ class Array(Value):
             # backward jump, and a key that runs no Python code (an int, or a
             # tuple of ints tested *before* the read).
             # tests/hostile/test_threads_and_gc_never_alias.py checks the bytecode.
+            # One element only: NumPy lets other threads in while it fills a
+            # longer region (a row), and a clone taken then would see it change.
+            # Only stores of one element: NumPy lets other threads in while it
+            # fills a longer region (a row), and a clone taken then would see
+            # it change. The set holds a bare type for x[i] = v only in a 1-D
+            # array, and pairs (type, n) for n ints (values.fast_writes).
             if type(key) is int and type(value) in self._fast_write:
                 self._data[key] = value
                 return
@@ -445,9 +451,16 @@ class Array(Value):
                     if type(part) is not int:
                         break
                 else:
-                    if type(value) in self._fast_write:  # x[i, j] = v
+                    if (type(value), len(key)) in self._fast_write:  # x[i, j] = v
                         self._data[key] = value
                         return
+            if type(value) is Array and _one_element_of_its_kind(self, key, value):
+                # x[i] = y[j]: x is private while the set is not empty, so
+                # y's element is never of x's memory.
+                source = value._data
+                if self._fast_write:
+                    self._data[key] = source
+                    return
             if _PENDING:
                 families.settle(self, value)
             index = _backend_index(self, key)
@@ -691,6 +704,23 @@ def _selects_nothing(array: Array, index: Any, value: Any) -> bool:
     selected = array._data[index]  # raises as the write would (mask shape, bounds)
     selected[...] = value  # the value broadcasts to it, or raises as the write would
     return True
+
+
+def _one_element_of_its_kind(array: Array, key: Any, value: Array) -> bool:
+    """Whether ``array[key] = value`` stores one element from a 0-d ``value``
+    of ``array``'s dtype and device: NumPy then copies it as a scalar, with
+    no cast, no Python code and no other thread let in."""
+    source = value._data
+    if value._device is not array._device or source.ndim != 0:
+        return False
+    if source.dtype is not array._data.dtype:
+        return False
+    ndim: int = array._data.ndim
+    if type(key) is int:
+        return ndim == 1
+    if type(key) is not tuple or len(key) != ndim:
+        return False
+    return all(type(part) is int for part in key)
 
 
 bind_array_type(Array)

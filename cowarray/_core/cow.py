@@ -168,7 +168,7 @@ class Holder(Protocol):
     _data: Any
     _buf: Buffer | None
     _device: Any
-    _fast_write: frozenset[type]
+    _fast_write: frozenset[Any]
     _donated: bool
 
 
@@ -292,7 +292,7 @@ _write_ended = threading.Condition(_lock)
 #: The thread inside a locked section, 0 if none. Code that runs on that
 #: thread while it is inside (a gc callback, ``__del__``) sees its own id.
 _owner = 0
-_NO_FAST_WRITE: Final[frozenset[type]] = frozenset()
+_NO_FAST_WRITE: Final[frozenset[Any]] = frozenset()
 
 
 _counter_lock = threading.Lock()
@@ -594,7 +594,7 @@ def write(
     apply: Callable[[Any, Any, Any], object],
     a: Any,
     b: Any,
-    fast: frozenset[type] = _NO_FAST_WRITE,
+    fast: frozenset[Any] = _NO_FAST_WRITE,
     beside: Holder | None = None,
 ) -> None:
     """Run ``apply(target, a, b)`` on memory only ``holder`` sees.
@@ -728,7 +728,7 @@ def _write_in_place(
     a: Any,
     b: Any,
     kept: Buffer | None,
-    fast: frozenset[type],
+    fast: frozenset[Any],
 ) -> None:
     written = False
     try:
@@ -756,7 +756,7 @@ def _write_to_copy(
     apply: Callable[[Any, Any, Any], object],
     a: Any,
     b: Any,
-    fast: frozenset[type],
+    fast: frozenset[Any],
     shared: bool = False,
 ) -> None:
     # ``data`` is shared (nobody writes it in place) or not writable: copy
@@ -800,7 +800,7 @@ def _page_clone(backend: Any, data: Any, index: Any, minimum: int) -> Any:
     return backend.page_clone(data)
 
 
-def _commit(holder: Holder, data: Any, fast: frozenset[type], record: Buffer | None = None) -> None:
+def _commit(holder: Holder, data: Any, fast: frozenset[Any], record: Buffer | None = None) -> None:
     """Make ``data`` the holder's memory, with ``record`` (None: fresh memory)."""
     reentered = _enter()
     try:
@@ -810,7 +810,7 @@ def _commit(holder: Holder, data: Any, fast: frozenset[type], record: Buffer | N
 
 
 def _store(
-    holder: Holder, data: Any, record: Buffer | None, fast: frozenset[type], reentered: bool
+    holder: Holder, data: Any, record: Buffer | None, fast: frozenset[Any], reentered: bool
 ) -> None:
     """Under the lock: ``data`` and ``record`` become the holder's.
 

@@ -72,10 +72,10 @@ class Value:
     #: The sharing record; None while this array is the only holder.
     _buf: cow.Buffer | None
     _device: Any
-    #: Python scalar types ``x[i] = v`` may write in place with no check:
-    #: empty until a write has shown the view private and writable, and
-    #: emptied by the core whenever a sharing record appears.
-    _fast_write: frozenset[type]
+    #: The one-element stores ``x[i] = v`` may make in place with no check
+    #: (:func:`fast_writes`): empty until a write has shown the view private
+    #: and writable, and emptied by the core whenever a sharing record appears.
+    _fast_write: frozenset[Any]
     #: The memory was handed over to this array (:func:`donate`): its first
     #: update through ``.at`` may take it (cowarray._core.last_use).
     _donated: bool
@@ -95,7 +95,7 @@ def bind_array_type(array_type: type[Array]) -> None:
     families._ARRAY_TYPE[0] = array_type
 
 
-_NO_FAST_WRITE: Final[frozenset[type]] = frozenset()
+_NO_FAST_WRITE: Final[frozenset[Any]] = frozenset()
 
 # A held-back view write (cowarray._core.families): every operation reports it first.
 _PENDING: Final = families.PENDING
@@ -423,9 +423,13 @@ def replace_private(array: Array, data: Any, result: Any) -> bool:
     return False
 
 
-def fast_writes(array: Array) -> frozenset[type]:
-    """The scalar types a plain ``x[i] = v`` may write without the core once
-    the core has shown ``array``'s view private and writable.
+def fast_writes(array: Array) -> frozenset[Any]:
+    """What a plain ``x[i] = v`` may write without the core once the core has
+    shown ``array``'s view private and writable: a store of one element only,
+    since NumPy lets other threads in while it fills more (a row), and a
+    clone taken then would see the rest change. So the set holds a scalar
+    type ``T`` (``x[i] = v``, ``type(v) is T``) only for a 1-D array, and a
+    pair ``(T, n)`` for a key of ``n`` ints, ``n`` being the array's ndim.
 
     None for an array derived as a view while another of its family lives:
     each of its writes must then reach ``families``, which warns (rule 1),
@@ -435,7 +439,18 @@ def fast_writes(array: Array) -> frozenset[type]:
     """
     if families.lives_beside_its_family(array):
         return _NO_FAST_WRITE
-    return storable_scalars(array)
+    scalars = storable_scalars(array)
+    ndim = array._data.ndim
+    made = _ELEMENT_WRITES.get((scalars, ndim))
+    if made is None:
+        made = _ELEMENT_WRITES[scalars, ndim] = frozenset(
+            [*(scalars if ndim == 1 else ()), *((kind, ndim) for kind in scalars)]
+        )
+    return made
+
+
+#: (scalar types, ndim) -> what :func:`fast_writes` gives arrays of that ndim
+_ELEMENT_WRITES: Final[dict[tuple[frozenset[type], int], frozenset[Any]]] = {}
 
 
 def storable_scalars(array: Array) -> frozenset[type]:

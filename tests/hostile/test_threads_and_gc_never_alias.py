@@ -97,23 +97,25 @@ def test_threads_taking_over_and_cloning_never_alias() -> None:
     assert_kept_their_values(x, clones)
 
 
+@pytest.mark.parametrize("value", [float, ca.asarray], ids=["a float", "a 0-d array"])
 @pytest.mark.parametrize(
     ("shape", "key"),
     [((1000,), 0), ((1000,), (0,)), ((40, 25), (0, 0))],
     ids=["x[0] = v", "x[(0,)] = v", "x[0, 0] = v"],
 )
 def test_threads_writing_fast_and_cloning_never_alias(
-    shape: tuple[int, ...], key: int | tuple[int, ...]
+    shape: tuple[int, ...], key: int | tuple[int, ...], value: Callable[[float], object]
 ) -> None:
-    # x[i] = v and x[i, j] = v on a private array skip the core: cloning
-    # must still stop them.
+    # x[i] = v and x[i, j] = v on a private array skip the core (v a Python
+    # scalar, or a 0-d array of x's dtype): cloning must still stop them.
     x = ca.zeros(shape)
     clones: list[tuple[ca.Array, float]] = []
     done = threading.Event()
+    values = [value(float(i + 1)) for i in range(20000)]
 
     def writer() -> None:
-        for i in range(20000):
-            x[key] = float(i + 1)
+        for v in values:
+            x[key] = v
         done.set()
 
     def cloner() -> None:
@@ -125,6 +127,43 @@ def test_threads_writing_fast_and_cloning_never_alias(
 
     race(writer, cloner)
     assert_kept_their_values(x, clones, key)
+
+
+@pytest.mark.parametrize(
+    ("shape", "key"),
+    [((2, 300_000), 0), ((2, 2, 300_000), (0, 1))],
+    ids=["x[i] = v of a row", "x[i, j] = v of a row"],
+)
+def test_a_clone_taken_while_a_long_row_is_filled_never_changes(
+    shape: tuple[int, ...], key: int | tuple[int, ...]
+) -> None:
+    # NumPy lets other threads run while it fills more than 500 elements, so
+    # a store of a whole row is not one step for them: a clone joining in
+    # the middle saw the rest of the row change after it was taken.
+    x = ca.zeros(shape)
+    x[(0,) * len(shape)] = 0.0  # private: the scalar fast path is open
+    clones: list[tuple[ca.Array, float, float]] = []
+    done = threading.Event()
+
+    def writer() -> None:
+        for i in range(300):
+            x[key] = float(i + 1)
+        done.set()
+
+    def cloner() -> None:
+        while not done.is_set():
+            c = ca.lazy_clone(x)
+            row = np.asarray(c[key])
+            clones.append((c, float(row[0]), float(row[-1])))
+            del row
+
+    race(writer, cloner)
+    changed = [
+        (first, last)
+        for c, first, last in clones
+        if (float(c[key][0]), float(c[key][-1])) != (first, last) or first != last
+    ]
+    assert not changed, f"{len(changed)} of {len(clones)} clones were torn or changed"
 
 
 # What may run between the read of ``_fast_write`` and the store in place, on
@@ -148,7 +187,7 @@ def test_nothing_can_come_between_the_fast_write_check_and_its_store() -> None:
         for i, ins in enumerate(instructions)
         if ins.opname == "LOAD_ATTR" and ins.argval == "_fast_write"
     ]
-    assert len(checks) == 2, "one check for x[i] = v and one for x[i, j] = v"
+    assert len(checks) == 3, "x[i] = v, x[i, j] = v and x[i] = y[j]"
     for start in checks:
         path = []
         for ins in instructions[start:]:
