@@ -454,7 +454,11 @@ class Array(Value):
                     if (type(value), len(key)) in self._fast_write:  # x[i, j] = v
                         self._data[key] = value
                         return
-            if type(value) is Array and _one_element_of_its_kind(self, key, value):
+            if (
+                type(value) is Array
+                and (type(key) is int or type(key) is tuple)
+                and _one_element_of_its_kind(self, key, value)
+            ):
                 # x[i] = y[j]: x is private while the set is not empty, so
                 # y's element is never of x's memory.
                 source = value._data

@@ -249,7 +249,11 @@ def inplace_operator(name: str) -> Callable[[Array, Any], Array]:
             # converts it), stored by the core if still private, still this memory.
             if type(result) is entry[1] and replace_private(self, data, result):
                 return self
-        if type(other) is not Array and _operand(other, _METHOD) is NotImplemented:
+        if (
+            type(other) is not Array
+            and type(other) not in _PYTHON_SCALARS
+            and _operand(other, _METHOD) is NotImplemented
+        ):
             if type(other) is not self._device.backend.array_type:
                 return NotImplemented  # another library's array: its reflected operator
             # x += ndarray: NumPy writes x. Returning NotImplemented would let

@@ -100,6 +100,10 @@ class _File:
         _close(self.fd)
 
 
+#: Whether any page block was ever mapped in this process (once True, stays so).
+_any_mapped = False
+
+
 class _Mapping:
     """One mapping of pages of a :class:`_File`: the base of a root ndarray."""
 
@@ -117,6 +121,8 @@ class _Mapping:
     __array_interface__: dict[str, Any]
 
     def __init__(self, file: _File, address: int, length: int, offset: int, private: bool) -> None:
+        global _any_mapped
+        _any_mapped = True
         self.file = file
         self.address = address
         self.length = length
@@ -231,8 +237,8 @@ if AVAILABLE:
 
 def note_write_in_place(data: Any) -> None:
     """``data``'s memory, shared until now, is about to be written in place."""
-    if data.base is None:
-        return  # memory of its own: not a page block (the common case, tested first)
+    if not _any_mapped or data.base is None:
+        return  # no page block made yet, or memory of its own (the common cases)
     mapping = _mapping_of(data)
     if mapping is not None and mapping.pristine:
         with _lock:

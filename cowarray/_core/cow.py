@@ -647,7 +647,9 @@ def _claim(
     try:
         if reentered or not _wait_for_writer(holder, reentered):
             return _COPY, None  # re-entered code never writes memory in place
-        if _let_joiners_go_first(holder) or (beside is not None and _let_joiners_go_first(beside)):
+        if _joiners and (
+            _let_joiners_go_first(holder) or (beside is not None and _let_joiners_go_first(beside))
+        ):
             # They may have shared it meanwhile: decide again. (Before the gate
             # closes: a joiner that found it closed would copy eagerly, and
             # could be copying while this write goes in place beside it.)
