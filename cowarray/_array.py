@@ -467,7 +467,8 @@ class Array(Value):
                     return
             if _PENDING:
                 families.settle(self, value)
-            index = _backend_index(self, key)
+            # (an int or a slice passes as it is: a call fewer on every write)
+            index = key if type(key) is slice or type(key) is int else _backend_index(self, key)
             beside = None
             if type(value) is Array and reads_own_memory(self, value):  # (u[0] = u[1])
                 stays = cow.reader_may_stay(self, index, value)

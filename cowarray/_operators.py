@@ -282,7 +282,7 @@ def _apply_inplace(name: str, array: Array, other: Operand) -> None:
         operand = other._data
         result_dtype: Any = promote(dtype, operand.dtype)
     else:
-        operand = scalar_operand(other)
+        operand = other if type(other) in _PYTHON_SCALARS else scalar_operand(other)
         check_scalar(dtype, operand)
         result_dtype = dtype
     if name == "divide" and dtype.kind in "iub":
@@ -294,8 +294,8 @@ def _apply_inplace(name: str, array: Array, other: Operand) -> None:
             "so write x = x <op> y instead"
         )
     check_dtypes(name, dtype)
-    fast = fast_writes(array)
     if name == "matmul":
+        fast = fast_writes(array)
         product = binary_operation(name)(array, other)
         _check_inplace_shape(name, array, product.shape)
         _note_view_write(array, other, name)
@@ -321,8 +321,11 @@ def _apply_inplace(name: str, array: Array, other: Operand) -> None:
     elif not backend.errors_may_surface(name, dtype):
         if data.size < getattr(function, "split_from", _NEVER_SPLITS)[0]:
             function = getattr(function, "__wrapped__", function)  # (small: no pool)
-        cow.write_through(array, parent, _inplace_apply, function, operand, fast)
+        # (no fast writes for ``t``: it shares its memory with ``x`` past the
+        # write, and dies with the statement)
+        cow.write_through(array, parent, _inplace_apply, function, operand)
         return
+    fast = fast_writes(array)
     if data.size >= IN_PLACE_MIN_SIZE and not backend.errors_may_surface(name, dtype):
         # Big, and no error can be raised after NumPy's loop has written:
         # write in place (the core copies first if the memory is shared).

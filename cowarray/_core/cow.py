@@ -645,7 +645,13 @@ def _claim(
     marker = _marker()
     reentered = _enter()
     try:
-        if reentered or not _wait_for_writer(holder, reentered):
+        # (no call when nobody writes the holder: the common case. The record
+        # is read twice rather than held, as a local would count as a holder.)
+        if reentered or (
+            holder._buf is not None
+            and holder._buf.writer
+            and not _wait_for_writer(holder, reentered)
+        ):
             return _COPY, None  # re-entered code never writes memory in place
         if _joiners and (
             _let_joiners_go_first(holder) or (beside is not None and _let_joiners_go_first(beside))

@@ -192,11 +192,12 @@ Location = tuple[str, int, dict[str, Any]]
 _NOWHERE: Final[Location] = ("<unknown>", 0, {})
 
 
-def _outside_frame(skip: tuple[str, ...] = ()) -> Any:
+def _outside_frame(skip: tuple[str, ...] = (), depth: int = 2) -> Any:
     """The innermost frame outside cowarray (and outside functions named in
     ``skip``): the code that wrote, library or not. None when there is none
-    (a call from C with no Python frame above it)."""
-    frame: Any = sys._getframe(2)
+    (a call from C with no Python frame above it). ``depth``: how many
+    frames above this one are certainly cowarray's, the caller's first."""
+    frame: Any = sys._getframe(depth)
     while frame is not None and (
         frame.f_code.co_filename.startswith(_PACKAGE_DIR) or frame.f_code.co_name in skip
     ):
@@ -451,7 +452,9 @@ def write_back_target(view: Any) -> Any:
         return None
     if _CALIBRATING and _get_ident() in _CALIBRATING:
         return None  # (calibrate_at_import measures the path that notes the write)
-    frame = _outside_frame()
+    # (frames 1 to 3 are this function, _apply_inplace and the in-place
+    # operator's method, which call each other directly: 4 may be outside)
+    frame = _outside_frame(depth=4)
     if frame is None or _write_back(frame) != _INTO_ITS_CONTAINER:
         return None
     key = (frame.f_code, frame.f_lasti)
