@@ -471,7 +471,7 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
     x = at.array
     if type(x) is not Array:
         raise TypeError(f"x.at[...] needs a cowarray Array, got {type(x).__name__}")
-    if reads_own_memory(x, values):
+    if type(values) is Array and reads_own_memory(x, values):
         # (u.at[0].set(u[1])): the value copies what it reads, not x its buffer
         cow.make_private(values)
     key = at.index
@@ -501,7 +501,7 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
     buf = x._buf
     plain = buf is None or buf.shareable
     del buf  # a reference held here would count as a second holder in the write below
-    taken = plain and last_use.is_last_use(at, donated=x._donated)
+    taken = plain and last_use.is_last_use(at, x._donated)
     # Taken: nothing else can ever see x, so its memory is written in place
     # if nobody shares it; anything that reached x after all finds it moved.
     if taken and write is None:

@@ -1036,7 +1036,12 @@ def hand_over(holder: Holder, poison: Any) -> tuple[Any, Buffer | None]:
     """
     reentered = _enter()
     try:
-        if not _wait_for_writer(holder, reentered):
+        # (no call when nobody writes the holder; the record is not held, as in _claim)
+        if (
+            holder._buf is not None
+            and holder._buf.writer
+            and not _wait_for_writer(holder, reentered)
+        ):
             raise ValueError(
                 "cowarray.move(x) cannot run inside a write of x (a gc callback or __del__)"
             )

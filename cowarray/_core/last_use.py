@@ -61,7 +61,7 @@ _measuring = False
 _measured: list[tuple[int, int]] = []
 
 
-def is_last_use(at: _At, *, donated: bool) -> bool:
+def is_last_use(at: _At, donated: bool) -> bool:
     """Whether nothing but the update running on ``at`` can reach its array.
 
     ``donated``: the array is one :func:`cowarray.move` returned. Must be
