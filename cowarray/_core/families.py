@@ -114,11 +114,24 @@ def views_token(source: Any) -> _Views:
     if type(family) is _Views:
         return family
     if family is None:
-        # Made without an __init__ call: every first view of an array makes one.
-        family = _new_object(_Family)
-        family.views = _Views()
-        source._family = family
+        # Made without an __init__ call: every first view of an array makes
+        # one. Threads taking first views at once must all join the one that
+        # is stored: it is made first (making it may run a gc callback, which
+        # may take a view too), then stored only if none is there yet, under
+        # a lock (a signal handler that takes a view re-enters it: an RLock).
+        # From reading the slot to storing it runs no call, so no switch.
+        made = _new_object(_Family)
+        made.views = _Views()
+        with _FIRST_VIEW:
+            family = source._family
+            if family is None:
+                source._family = family = made
+        if type(family) is _Views:
+            return family
     return family.views  # type: ignore[no-any-return]
+
+
+_FIRST_VIEW: Final = threading.RLock()
 
 
 def _references(holder: Any) -> int:

@@ -915,3 +915,53 @@ def test_each_threads_named_warning_comes_at_its_own_write_under_fast_switching(
     assert not failures, failures[:3]
     assert len(unnamed) <= 2, f"{len(unnamed)} of 120 warnings did not name their variable"
     assert float(ca.sum(out)) == 0.0  # values: only the views changed
+
+
+def test_threads_racing_to_take_an_arrays_first_views_all_join_its_family() -> None:
+    """The first view of an array makes the array's view family. Eight threads
+    take first views of one fresh array at once, switching every microsecond,
+    200 times: every view must join that one family, or its write would pass
+    without the warning (seen: one thread in four runs of the test above, on
+    free-threaded 3.13, before the family was made under a lock)."""
+    counts: dict[int, int] = {}
+
+    def record(message: Warning | str, *args: object, **kwargs: object) -> None:
+        me = threading.get_ident()
+        counts[me] = counts.get(me, 0) + 1  # (each thread writes its own key only)
+
+    current: list[Any] = [None]
+    start, done = threading.Barrier(9), threading.Barrier(9)
+    silent: list[str] = []
+
+    def worker(k: int) -> None:
+        me = threading.get_ident()
+        for attempt in range(200):
+            start.wait()
+            row = current[0][k]
+            before = counts.get(me, 0)
+            row += 1.0
+            if counts.get(me, 0) != before + 1:
+                silent.append(f"thread {k}, attempt {attempt}")
+            del row
+            done.wait()
+
+    previous = sys.getswitchinterval()
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(8)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = record
+        sys.setswitchinterval(1e-6)
+        try:
+            for thread in threads:
+                thread.start()
+            for _ in range(200):
+                current[0] = ca.zeros((8, 4))
+                start.wait(timeout=60)
+                done.wait(timeout=60)
+                assert float(ca.sum(current[0])) == 0.0  # values: only the views changed
+        finally:
+            sys.setswitchinterval(previous)
+            for thread in threads:
+                thread.join(timeout=60)
+    assert not any(thread.is_alive() for thread in threads)
+    assert not silent, f"{len(silent)} view writes passed without a warning: {silent[:3]}"
