@@ -493,12 +493,15 @@ def parallel_ufunc(ufunc: np.ufunc) -> Callable[..., Any]:
 
 def _split_call(ufunc: np.ufunc, inputs: tuple[Any, ...], out: Any) -> Any:
     # (a warning names the wrapper's caller: 5 frames up from the one that warns)
-    if out is None and all(
-        type(x) is not _ndarray or x.size < _threshold_of(ufunc) for x in inputs
-    ):
-        plan = None  # (too small to split: here for a reused block)
-    else:
-        plan = _plan(ufunc, inputs, out) if _num_threads > 1 else None
+    threshold = _threshold_of(ufunc)
+    if out is None:
+        if all(type(x) is not _ndarray or x.size < threshold for x in inputs):
+            return _reused_call(ufunc, inputs)  # (too small to split)
+    elif type(out) is not _ndarray or out.size < threshold:
+        # (what _fits answers for such an ``out``, without the broadcast
+        # shape: ``x /= s`` on a sole owner below the threshold)
+        return ufunc(*inputs, out=out)
+    plan = _plan(ufunc, inputs, out) if _num_threads > 1 else None
     if plan is None:
         return _reused_call(ufunc, inputs) if out is None else ufunc(*inputs, out=out)
     result, blocks = plan
