@@ -704,8 +704,8 @@ def _claim(
             pages = PAGE_COW[holder._device.backend]
             if pages is not None:
                 pages.note_write_in_place(data)
+            marker.fenced.append((holder, buf))  # (first: see _reset_after_fork)
             buf.writer = marker.writer
-            marker.fenced.append((holder, buf))
             holder._buf = marker
             return _IN_PLACE, buf
         if not sole or must_copy or buf.read_only:
@@ -745,8 +745,11 @@ def _write_in_place(
     finally:
         # Only plain stores: code re-entered here finds this thread's marker
         # and copies, so this section needs no re-entrance test of its own.
+        # The fence comes off the marker's list last: a fork that stops this
+        # thread anywhere in here leaves the child's reset the entry, which
+        # it puts back (an entry popped first, with the holder still fenced,
+        # left a forked child's clone of it waiting for a thread it has not).
         with _lock:
-            _markers[_get_ident()].fenced.pop()  # this thread's innermost write
             holder._buf = kept
             if kept is not None:
                 kept.writer = 0  # (a record fenced for a holder beside this one)
@@ -754,6 +757,7 @@ def _write_in_place(
             elif written and FAST_WRITES:
                 holder._fast_write = fast
                 holder._donated = False
+            _markers[_get_ident()].fenced.pop()  # this thread's innermost write
             if _waiting:
                 _write_ended.notify_all()
 

@@ -251,6 +251,8 @@ def test_a_pool_thread_that_clones_during_the_write_it_computes_does_not_deadloc
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 def test_a_child_forked_while_another_thread_writes_starts_with_nothing_held() -> None:
+    # 48 forks: a writer stopped between unfencing x and forgetting the fence
+    # hung about one child in 200 on free-threaded 3.13 (2 of 4 runs failed).
     result = run_child(
         """
         import os, signal, threading, warnings
@@ -268,10 +270,10 @@ def test_a_child_forked_while_another_thread_writes_starts_with_nothing_held() -
         writer = threading.Thread(target=write)
         writer.start()
         statuses = []
-        for _ in range(8):
+        for _ in range(48):
             pid = os.fork()
             if pid == 0:
-                signal.alarm(20)
+                signal.alarm(10)
                 clone = ca.lazy_clone(x)
                 x[0] = -1.0
                 assert float(clone[0]) != -1.0
@@ -282,7 +284,7 @@ def test_a_child_forked_while_another_thread_writes_starts_with_nothing_held() -
             statuses.append(os.waitpid(pid, 0)[1])
         stop.set()
         writer.join()
-        assert statuses == [0] * 8, statuses
+        assert statuses == [0] * 48, statuses
         """
     )
     assert_child_succeeded(result)
