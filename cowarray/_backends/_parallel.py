@@ -549,12 +549,10 @@ def _computed_shape(inputs: tuple[Any, ...]) -> tuple[int, ...] | None:
                 return None
         elif not isinstance(x, _SCALARS):
             return None
-    shapes = {x.shape for x in inputs if type(x) is _ndarray}
-    if len(shapes) == 1:
-        (shape,) = shapes
-        return shape  # type: ignore[no-any-return]
     try:
-        return np.broadcast_shapes(*shapes)
+        # (NumPy's broadcast object, in C: np.broadcast_shapes is Python, a
+        # fifth of the call's cost at 10^5 elements)
+        return np.broadcast(*inputs).shape
     except ValueError:
         return None  # NumPy says why
 
