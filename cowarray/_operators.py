@@ -328,8 +328,9 @@ def _apply_inplace(name: str, array: Array, other: Operand) -> None:
     fast = fast_writes(array)
     if data.size >= IN_PLACE_MIN_SIZE and not backend.errors_may_surface(name, dtype):
         # Big, and no error can be raised after NumPy's loop has written:
-        # write in place (the core copies first if the memory is shared).
-        cow.write(array, _inplace_apply, function, operand, fast)
+        # write in place (if the memory is shared, the new values go into
+        # new memory in one pass, as ``x = x - m`` would compute them).
+        cow.write(array, _inplace_apply, function, operand, fast, None, _inplace_derive)
         return
     # The new value beside the old, so an error raised after the loop (NumPy's
     # error state, a warning turned into an error) leaves the array as it was.
@@ -357,6 +358,21 @@ def _check_inplace_shape(name: str, array: Array, shape: tuple[int, ...]) -> Non
 
 def _inplace_apply(target: Any, function: Any, operand: Any) -> None:
     function(target, operand, out=target)
+
+
+def _inplace_derive(source: Any, function: Any, operand: Any) -> Any:
+    """``source <op> operand`` as new memory, if that is what the in-place
+    write would leave (its dtype and shape; a fresh result, which nothing
+    else holds); else None, and the core copies, then writes in place."""
+    result = function(source, operand)
+    if (
+        type(result) is not type(source)
+        or result.dtype != source.dtype
+        or result.shape != source.shape
+        or result.base is not None
+    ):
+        return None
+    return result
 
 
 _PYTHON_SCALARS: Final = frozenset({int, float, complex, bool})

@@ -596,6 +596,7 @@ def write(
     b: Any,
     fast: frozenset[Any] = _NO_FAST_WRITE,
     beside: Holder | None = None,
+    derive: Callable[[Any, Any, Any], Any] | None = None,
 ) -> None:
     """Run ``apply(target, a, b)`` on memory only ``holder`` sees.
 
@@ -613,6 +614,12 @@ def write(
     ``beside`` are the memory's only two holders, the write goes in place
     and the record is fenced for both, so that a clone of either waits for
     the write to end (design.md rule 12).
+
+    ``derive``: where the write must go into a copy, ``derive(data, a, b)``
+    gives the written copy in one pass instead (``x -= m`` on a shared ``x``
+    computes ``data - m`` into new memory rather than copying ``data`` and
+    then subtracting): it must return new memory that nobody else holds, of
+    ``data``'s shape and dtype, or None to copy and apply after all.
     """
     backend = holder._device.backend
     while True:
@@ -628,7 +635,7 @@ def write(
             _write_in_place(holder, apply, a, b, kept, fast)
             return
         if way in (_COPY, _COPY_SHARED):
-            _write_to_copy(holder, data, apply, a, b, fast, way == _COPY_SHARED)
+            _write_to_copy(holder, data, apply, a, b, fast, way == _COPY_SHARED, derive)
             return
 
 
@@ -770,6 +777,7 @@ def _write_to_copy(
     b: Any,
     fast: frozenset[Any],
     shared: bool = False,
+    derive: Callable[[Any, Any, Any], Any] | None = None,
 ) -> None:
     # ``data`` is shared (nobody writes it in place) or not writable: copy
     # it, write the copy, and commit only once both have succeeded.
@@ -780,14 +788,17 @@ def _write_to_copy(
         pages = PAGE_COW[backend]  # (None: the backend cannot)
         if pages is not None:
             copy = _page_clone(pages, data, a, page_cow_min)
-    if copy is None:
-        copy = backend.copy(data)
-        apply(copy, a, b)
-        nbytes = copy.nbytes
-    else:
+    if copy is not None:
         assert pages is not None
         apply(copy, a, b)
         nbytes = pages.page_copied_bytes(copy, a)  # the pages the kernel copied
+    else:
+        if derive is not None:
+            copy = derive(data, a, b)  # (the copy and the write in one pass)
+        if copy is None:
+            copy = backend.copy(data)
+            apply(copy, a, b)
+        nbytes = copy.nbytes
     old = holder._buf
     _commit(holder, copy, fast)
     if observer is not None:

@@ -234,3 +234,83 @@ def test_a_write_that_selects_nothing_still_checks_its_index_and_value(
     with pytest.raises(error):
         write(a)
     np.testing.assert_array_equal(np.asarray(a), model)
+
+
+# -- an in-place operator on a shared array: the new values in one pass ----------
+
+#: Big enough for the in-place path (cowarray._operators.IN_PLACE_MIN_SIZE).
+ROWS = 1 << 11
+
+_ROW = np.linspace(1.0, 2.0, 64)
+_COLUMN = np.arange(1.0, ROWS + 1.0)[:, None]
+
+#: spelling -> (what ``a`` is, given x and its namespace; the operator)
+_SHARED_IN_PLACE: dict[str, tuple[Callable[[Any], Any], Callable[[Any, Any], Any]]] = {
+    "a -= row": (lambda x: x.copy(), lambda a, row: a.__isub__(row)),
+    "a *= 2.5": (lambda x: x.copy(), lambda a, row: a.__imul__(2.5)),
+    "a /= column": (lambda x: x.copy(), lambda a, column: a.__itruediv__(column)),
+    "a += a (itself)": (lambda x: x.copy(), lambda a, _: a.__iadd__(a)),
+    "a = x.copy().T; a -= 1.0 (a transposed clone)": (
+        lambda x: x.copy().T,
+        lambda a, _: a.__isub__(1.0),
+    ),
+}
+
+
+@pytest.mark.parametrize("spelling", list(_SHARED_IN_PLACE))
+def test_an_in_place_operator_on_a_shared_array_computes_the_copy_in_one_pass(
+    spelling: str, copies: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ``a = x.copy(); a -= m``, NumPy's defensive idiom: NumPy copies, then
+    # subtracts; the lazy copy is written as ``x - m`` into new memory, once.
+    make, operate = _SHARED_IN_PLACE[spelling]
+    operand = _COLUMN if "column" in spelling else _ROW
+    model = np.arange(ROWS * 64, dtype=np.float64).reshape(ROWS, 64)
+    x = ca.asarray(model.copy())
+    a, expected = make(x), make(model.copy())
+    given = ca.asarray(operand)
+    backend = x.device.backend
+    whole_copies: list[int] = []
+    real_copy = backend.copy
+    monkeypatch.setattr(backend, "copy", lambda data: whole_copies.append(1) or real_copy(data))
+    copies.reset()
+    operate(a, given)
+    operate(expected, operand)
+    assert copies.snapshot() == (1, model.nbytes)  # the trace still shows the new memory
+    assert whole_copies == []  # no copy of a's old values before the operator
+    assert not ca.shares_buffer(a, x)
+    np.testing.assert_array_equal(np.asarray(a), expected)
+    np.testing.assert_array_equal(np.asarray(x), model)  # the other holder: untouched
+
+
+@pytest.mark.parametrize(
+    ("dtype", "operate", "error"),
+    [
+        (np.uint8, lambda a: a.__iadd__(300), OverflowError),
+        (np.int16, lambda a: a.__iadd__(ca.ones(5, dtype=ca.int16)), ValueError),
+        (np.float32, lambda a: a.__iadd__(ca.ones(64, dtype=ca.float64)), TypeError),
+        (np.int32, lambda a: a.__itruediv__(2), TypeError),
+    ],
+)
+def test_a_refused_in_place_operator_on_a_shared_array_changes_nothing(
+    dtype: Any, operate: Callable[[Any], Any], error: type[Exception], copies: Any
+) -> None:
+    model = np.ones((ROWS, 64), dtype=dtype)
+    x = ca.ones((ROWS, 64), dtype=getattr(ca, np.dtype(dtype).name))
+    a = x.copy()
+    assert ca.shares_buffer(a, x)
+    copies.reset()
+    with pytest.raises(error):
+        operate(a)
+    assert ca.shares_buffer(a, x)  # (before the NumPy exports below, which copy)
+    assert copies.snapshot() == (0, 0)
+    np.testing.assert_array_equal(np.asarray(a), model)
+    np.testing.assert_array_equal(np.asarray(x), model)
+
+
+def test_an_in_place_operator_on_a_shared_array_keeps_its_dtype() -> None:
+    x = ca.ones((ROWS, 64), dtype=ca.float32)
+    a = x.copy()
+    a *= 3.0  # a Python float is weak: float32 stays float32
+    assert a.dtype == ca.float32
+    assert float(a[5, 5]) == 3.0 and float(x[5, 5]) == 1.0

@@ -393,3 +393,63 @@ def test_an_import_inside_an_import_without_a_copy_never_aliases_it(at: int) -> 
     with gc_callback(import_again):
         outer = _zero_copy_imports(source, 1)
     assert len(outer + inner) <= 1, "two zero-copy aliases of one ndarray"
+
+
+# -- an in-place operator on a shared array, computed into new memory in one pass --
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        pytest.param(lambda x: x.__isub__(1.0), id="x -= 1.0"),
+        pytest.param(lambda x: x.__imul__(ca.full(x.shape[-1], 2.0)), id="x *= row"),
+    ],
+)
+def test_a_gc_callback_inside_a_one_pass_write_of_a_shared_array_never_aliases(
+    write: Callable[[ca.Array], object],
+) -> None:
+    # Big and shared: the operator computes the new values into new memory
+    # (cowarray._core.cow.write's ``derive``), allocating where a callback runs.
+    x = ca.ones((512, 256))
+    kept = ca.lazy_clone(x)
+    clones: list[ca.Array] = []
+    armed = [True]
+
+    def clone() -> None:
+        if armed[0] and len(clones) < 60:
+            clones.extend((ca.lazy_clone(x), x[1:], ca.lazy_clone(kept)))
+
+    with gc_callback(clone):
+        write(x)
+        armed[0] = False
+    assert float(ca.max(kept)) == float(ca.min(kept)) == 1.0
+    assert float(x[0, 0]) in (0.0, 2.0)
+    assert_no_aliases([x, kept, *clones])
+
+
+def test_threads_cloning_arrays_written_in_one_pass_never_see_them_change() -> None:
+    x = ca.ones((256, 256))
+    current: list[ca.Array] = [ca.lazy_clone(x)]
+    clones: list[tuple[ca.Array, float]] = []
+    done = threading.Event()
+    wrong: list[float] = []
+
+    def writer() -> None:
+        for _ in range(300):
+            a = x.copy()  # shared with x: the write below derives a's new memory
+            current[0] = a
+            a -= 1.0
+            if float(a[7, 7]) != 0.0:
+                wrong.append(float(a[7, 7]))
+        done.set()
+
+    def cloner() -> None:
+        while not done.is_set():
+            c = ca.lazy_clone(current[0])
+            clones.append((c, float(c[7, 7])))
+
+    race(writer, cloner)
+    assert not wrong, wrong[:3]
+    assert float(ca.min(x)) == float(ca.max(x)) == 1.0
+    changed = [(then, float(c[7, 7])) for c, then in clones if float(c[7, 7]) != then]
+    assert not changed, f"{len(changed)} of {len(clones)} clones changed, e.g. {changed[:3]}"
