@@ -417,6 +417,13 @@ _SOLE_ATTRIBUTE: Final = counts.baseline(
 )
 
 
+def _looks_shared(holder: Holder) -> bool:
+    """Whether ``holder``'s open record has other holders, read without the
+    lock: a hint for choosing an order, never a proof of anything."""
+    buf = holder._buf
+    return buf is not None and _gate(buf) and _getrefcount(buf) > _SOLE + 1  # + ``buf``
+
+
 def _enter() -> bool:
     """Take the lock; True if this thread was already inside (re-entered code)."""
     global _owner
@@ -1003,6 +1010,10 @@ def expose(
                 "the consumer may write it; use copy=None (copy only if needed) or copy=True"
             )
         del buf  # a reference of ours would count as a holder below
+        if private and copy_allowed and _looks_shared(holder):
+            # (to_torch(x[a:b]) of a live x): copy first rather than find out
+            # under the lock, a fifth of that export; the count there decides.
+            private = False
         if copy_allowed and not private:
             make_private(holder)
         reentered = _enter()

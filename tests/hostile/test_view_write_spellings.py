@@ -755,6 +755,32 @@ def test_a_write_through_an_export_alive_at_exit_is_reported() -> None:
     assert reported == expected, done.stderr
 
 
+@pytest.mark.parametrize("length", [8, 20_000], ids=["small", "over 64 KiB"])
+@pytest.mark.parametrize(
+    "bits",
+    [(0, 1 << 63), (0x7FF8_0000_0000_0001, 0x7FF8_0000_0000_0002)],
+    ids=["the sign of zero", "a NaN's payload"],
+)
+def test_a_consumer_write_that_equality_cannot_see_is_still_reported(
+    length: int, bits: tuple[int, int]
+) -> None:
+    # -0.0 == 0.0 and NaN != NaN: the release compares bytes, whichever way
+    # it compares (small exports as bytes on the host, big ones by the backend).
+    torch = _torch()
+    from cowarray.interop.torch import to_torch
+
+    before, after = np.array(bits, dtype=np.uint64).view(np.float64)
+    x = ca.asarray(np.full((2, length), before))
+    t = to_torch(x[0])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        t.view(torch.int64)[length // 2] = int(np.float64(after).view(np.int64))
+        del t
+        ca.zeros(1)  # the exporting thread's next operation reports
+    assert [w.category for w in caught] == [ca.ViewWriteWarning]
+    assert np.asarray(x).tobytes() == np.full((2, length), before).tobytes()
+
+
 # -- the message: the user's names, one hint for chained writes, the docs page --------
 
 
