@@ -46,7 +46,8 @@ from typing import Any, Final
 import numpy as np
 
 from ._array import Array
-from ._core.values import fresh, may_view
+from ._core import cow, families
+from ._core.values import _VIEWS, fast_writes, fresh, may_view
 
 __all__ = ["array_function", "array_ufunc", "register"]
 
@@ -489,9 +490,30 @@ def _ufunc_at(ufunc: Any, target: Any, indices: Any, *values: Any) -> None:
     if type(target) is not Array:  # NumPy's own array: NumPy writes it
         ufunc.at(target, index, *operands)
         return
-    scratch = device.backend.copy(target._data)
+    backend = device.backend
+    if device.kind == "cpu" and not backend.errors_may_surface(
+        ufunc.__name__, np.result_type(target._data, *operands)
+    ):
+        # NumPy checks the indices, the operands' shape and the casts before
+        # its loop writes (tests/api/test_numpy_protocols.py pins it), and no
+        # error can be raised after the loop: the core writes ``target`` in
+        # place when it holds its memory alone, else into a copy (rule 3).
+        # The copy and store-back of the general path below were two thirds
+        # of np.add.at on a 1000-element tally (26 us, NumPy 14).
+        if families.PENDING:
+            families.settle(target, None)
+        if type(target._family) is _VIEWS:
+            families.note_write(target, None, f"np.{ufunc.__name__}.at(x, ...)")
+        cow.write(target, _apply_at, ufunc, (index, operands), fast_writes(target))
+        return
+    scratch = backend.copy(target._data)
     ufunc.at(scratch, index, *operands)
     target[...] = fresh(scratch, device)
+
+
+def _apply_at(data: Any, ufunc: Any, index_and_operands: tuple[Any, tuple[Any, ...]]) -> None:
+    index, operands = index_and_operands
+    ufunc.at(data, index, *operands)
 
 
 def _plain_function_call(func: Any, device: Any, args: Any, kwargs: Any) -> Any:

@@ -9,6 +9,7 @@ returned by NumPy, and a foreign protocol type that must be deferred to.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -167,6 +168,74 @@ def test_ufunc_at_into_an_ndarray_reads_cowarray_values() -> None:
     target = np.zeros(3)
     np.add.at(target, [0, 0, 2], ca.ones(3))
     assert target.tolist() == [2.0, 0.0, 1.0]
+
+
+@pytest.mark.parametrize(
+    ("index", "values", "error"),
+    [
+        (np.r_[np.arange(10**5) % 4, 9], 1.0, IndexError),  # the bad index comes last
+        ((np.arange(5) % 3, np.r_[0, 1, 2, 3, 9]), 1.0, IndexError),
+        (np.r_[np.arange(1000) % 4, -13], 1.0, IndexError),
+        (np.arange(4), np.ones(3), ValueError),
+        (np.array([0.5]), 1.0, IndexError),
+    ],
+    ids=["last of 10^5", "second axis", "negative", "values' shape", "float index"],
+)
+def test_numpys_ufunc_at_checks_before_it_writes(index: Any, values: Any, error: type) -> None:
+    # cowarray's np.add.at writes a sole holder in place because NumPy
+    # refuses bad input before its loop writes anything: this pins it.
+    plain = np.zeros((3, 4)) if isinstance(index, tuple) else np.zeros(4)
+    with pytest.raises(error):
+        np.add.at(plain, index, values)
+    assert not plain.any()
+    x = ca.asarray(plain)
+    with pytest.raises(error):
+        np.add.at(x, index, values)
+    assert not host(x).any()
+
+
+def test_ufunc_at_writes_a_sole_holder_in_place_and_a_shared_one_into_a_copy() -> None:
+    tally = ca.zeros(8)
+    tally[0] = 0.0  # the steady state of a loop: private
+    address = np.asarray(tally).__array_interface__["data"][0]
+    with ca.trace() as sole:
+        np.add.at(tally, ca.asarray([1, 1, 7]), ca.asarray([1.0, 2.0, 3.0]))
+    assert sole.copies == 0
+    assert np.asarray(tally).__array_interface__["data"][0] == address
+    kept = ca.lazy_clone(tally)
+    with ca.trace() as shared:
+        np.multiply.at(tally, [1, 7], 2.0)
+    assert shared.copies == 1
+    assert host(tally).tolist() == [0, 6, 0, 0, 0, 0, 0, 6]
+    assert host(kept).tolist() == [0, 3, 0, 0, 0, 0, 0, 3]
+
+
+def test_ufunc_at_that_raises_after_its_loop_leaves_the_array_as_it_was() -> None:
+    x = ca.asarray([1e308, 1.0])
+    kept = host(x)
+    with np.errstate(over="raise"), pytest.raises(FloatingPointError):
+        np.multiply.at(x, [0, 0], 10.0)
+    np.testing.assert_array_equal(host(x), kept)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.raises(RuntimeWarning):
+            np.multiply.at(x, [0], 10.0)  # "overflow", turned into an error
+    np.testing.assert_array_equal(host(x), kept)
+    ints = ca.zeros(2, dtype=ca.int8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.raises(RuntimeWarning):
+            np.add.at(ints, [0], np.array([np.nan]))  # NaN cast to int8: "invalid"
+    assert host(ints).tolist() == [0, 0]
+
+
+def test_ufunc_at_on_a_view_of_a_living_array_warns_and_leaves_the_parent() -> None:
+    x = ca.zeros(6)
+    row = x[1:4]
+    with pytest.warns(ca.ViewWriteWarning):
+        np.add.at(row, [0, 0], 1.0)
+    assert host(row).tolist() == [2.0, 0.0, 0.0]
+    assert host(x).tolist() == [0.0] * 6
 
 
 def test_protocols_on_every_backend_keep_the_device_and_the_values(

@@ -231,6 +231,9 @@ def test_writes_to_arrays_sharing_a_buffer_from_many_threads_stay_apart() -> Non
         pytest.param(lambda x: x.__iadd__(1.0), id="x += 1.0"),
         pytest.param(lambda x: x.__iadd__(ca.ones(x.shape)), id="x += ones"),
         pytest.param(lambda x: x.__setitem__(slice(None), ca.ones(x.shape)), id="x[:] = ones"),
+        pytest.param(
+            lambda x: np.add.at(x, np.arange(x.shape[0]), 1.0), id="np.add.at(x, all, 1.0)"
+        ),
     ],
 )
 # (np.asarray(x) is not here: it is an alias of x, as a DLPack export is)
