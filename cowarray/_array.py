@@ -20,7 +20,6 @@ from . import _operators
 from ._consumers import called_from_a_library_that_keeps_conversions
 from ._core import cow, families
 from ._core.values import (
-    _LOCK_FREE_JOINS,
     _NO_FAST_WRITE,
     _PENDING,
     _VIEWS,
@@ -146,7 +145,7 @@ class Array(Value):
                 "dimensions; use permute_dims(x, axes) or x.mT"
             )
         buf = self._buf
-        if _LOCK_FREE_JOINS and buf is not None and buf.shareable and cow.observer is None:
+        if cow.joins_unobserved and buf is not None and buf.shareable:
             # The view join of cowarray._core.values.view_of, inlined (a call
             # costs about a tenth of this path); tests/core/test_view_join_copies.py
             # checks that this copy says what view_of says.
@@ -396,7 +395,7 @@ class Array(Value):
         kind = type(key)
         if kind is slice:  # (a basic slice always views: no index translation)
             buf = self._buf
-            if _LOCK_FREE_JOINS and buf is not None and buf.shareable and cow.observer is None:
+            if cow.joins_unobserved and buf is not None and buf.shareable:
                 # The view join of cowarray._core.values.view_of, inlined (a call
                 # costs about a tenth of this path); tests/core/test_view_join_copies.py
                 # checks that this copy says what view_of says.

@@ -1,9 +1,11 @@
 """Watching the core: trace(), copy counters and copy warnings.
 
 The core calls ``cow.observer.record(kind, holder, buffer, nbytes)`` only
-while ``cow.observer`` is not None, and this module sets it only while a
-:func:`trace` is recording or :func:`warn_on_copy` is on. Nobody looking means
-``cow.observer is None``: the hot paths pay that one test and nothing else.
+while ``cow.observer`` is not None, and this module sets it (through
+``cow.set_observer``) only while a :func:`trace` is recording or
+:func:`warn_on_copy` is on. Nobody looking means ``cow.observer is None``
+(and ``cow.joins_unobserved`` for the view paths): the hot paths pay that
+one test and nothing else.
 
 The observer never keeps a holder or a buffer: it turns each event into a
 :class:`TraceEvent` (ids, shapes, numbers) at once, because holders are
@@ -352,7 +354,7 @@ _CAUSES = {
 def _refresh_observer() -> None:
     # Called with _state_lock held.
     looking = bool(_active) or _warn_threshold is not None
-    cow.observer = _DISPATCHER if looking else None
+    cow.set_observer(_DISPATCHER if looking else None)
 
 
 def _warn(event: TraceEvent) -> None:

@@ -83,6 +83,7 @@ __all__ = [
     "make_private",
     "notify",
     "only_reference_is",
+    "set_observer",
     "reader_may_stay",
     "replace",
     "settled_buffer",
@@ -285,7 +286,25 @@ page_cow_min: int | None = None
 PAGE_WRITE_FRACTION: Final = 0.125
 
 #: The one flag tested on hot paths: None unless something is observing.
+#: Set only by :func:`set_observer`.
 observer: Observer | None = None
+#: Whether the lock-free view joins may run now: on a build that proves
+#: them (:data:`LOCK_FREE_JOINS`) and while no observer must see each join.
+#: The view paths (``x.T``, ``x[1:5]``, reshapes) test this one global.
+joins_unobserved: bool = LOCK_FREE_JOINS
+
+
+def set_observer(new: Observer | None) -> None:
+    """Start (or, with None, stop) sending the core's events to ``new``.
+
+    The joins' flag goes down before an observer comes and up after it
+    goes, so no thread joins unobserved while an observer is set."""
+    global observer, joins_unobserved
+    if new is not None:
+        joins_unobserved = False
+    observer = new
+    joins_unobserved = LOCK_FREE_JOINS and new is None
+
 
 #: Notified whenever an in-place write ends: joiners wait on it.
 _write_ended = threading.Condition(_lock)
@@ -509,10 +528,9 @@ def join(holder: Holder, data: Any) -> Buffer | None:
     buf = holder._buf
     # The lock-free path: an open record, taken before the gate was checked.
     if (
-        LOCK_FREE_JOINS
+        joins_unobserved
         and buf is not None
         and buf.shareable
-        and observer is None
         and holder._data is data
         and holder._buf is buf
     ):

@@ -631,14 +631,15 @@ def calibrate_at_import() -> None:
     from .values import private
 
     before = cow.COUNTERS.snapshot()
-    observer, cow.observer = cow.observer, None
+    observer = cow.observer
+    cow.set_observer(None)
     counts = _CALIBRATING[_get_ident()] = []
     try:
         base = private(CPU.backend.xp.zeros((2, 2)), CPU)
         exec(_CALIBRATION, {"base": base, "views": [base[1]]})  # (constant code)
     finally:
         del _CALIBRATING[_get_ident()]
-        cow.observer = observer
+        cow.set_observer(observer)
         cow.COUNTERS.reset()
         cow.COUNTERS.copies, cow.COUNTERS.bytes_copied = before
     conclusive = len(counts) == 2 and counts[1] == counts[0] + 1

@@ -102,7 +102,6 @@ _PENDING: Final = families.PENDING
 _flush: Final = families.flush
 _VIEWS: Final = families._Views
 _views_token: Final = families.views_token
-_LOCK_FREE_JOINS: Final = cow.LOCK_FREE_JOINS
 
 
 def private(data: Any, device: Any) -> Array:
@@ -168,7 +167,7 @@ def view_of(source: Array, result: Any) -> Array:
     Everything else takes the locked path of :func:`_wrap`.
     """
     buf = source._buf
-    if _LOCK_FREE_JOINS and buf is not None and buf.shareable and cow.observer is None:
+    if cow.joins_unobserved and buf is not None and buf.shareable:
         if _PENDING:
             _flush()
         data = source._data
@@ -215,7 +214,7 @@ def reshape_view(x: Array, shape: tuple[Any, ...]) -> Array | None:
         return _wrap(result, x._device, (x,))  # a copy (the backend could not view)
     del base
     buf = x._buf
-    if _LOCK_FREE_JOINS and buf is not None and buf.shareable and cow.observer is None:
+    if cow.joins_unobserved and buf is not None and buf.shareable:
         # view_of's join, inlined (a call is a twentieth of a reshape);
         # tests/core/test_view_join_copies.py checks this copy.
         if _PENDING:

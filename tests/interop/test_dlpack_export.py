@@ -124,13 +124,13 @@ def test_a_capsule_that_dies_unconsumed_ends_the_exposure(backend_device: ca.Dev
 
 def test_export_and_exposure_end_are_seen_by_an_observer() -> None:
     recorder = _Recorder()
-    cow.observer = recorder
+    cow.set_observer(recorder)
     try:
         x = ca.arange(4)
         t = torch.from_dlpack(x)
         del t
     finally:
-        cow.observer = None
+        cow.set_observer(None)
     assert recorder.kinds == ["export", "exposure_end"]
 
 

@@ -252,13 +252,13 @@ def test_import_is_seen_by_an_observer() -> None:
         def record(self, kind: str, holder: object, buffer: object, nbytes: int) -> None:
             kinds.append((kind, buffer is not None))
 
-    cow.observer = Recorder()
+    cow.set_observer(Recorder())
     try:
         t = torch.zeros(3)
         ca.from_dlpack(t)
         ca.from_dlpack(t, copy=True)
     finally:
-        cow.observer = None
+        cow.set_observer(None)
     # the copy (torch's, for copy=True) is reported before the import
     assert kinds == [("import", True), ("import_copy", False), ("import", False)]
 
