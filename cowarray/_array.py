@@ -436,8 +436,6 @@ class Array(Value):
             # backward jump, and a key that runs no Python code (an int, or a
             # tuple of ints tested *before* the read).
             # tests/hostile/test_threads_and_gc_never_alias.py checks the bytecode.
-            # One element only: NumPy lets other threads in while it fills a
-            # longer region (a row), and a clone taken then would see it change.
             # Only stores of one element: NumPy lets other threads in while it
             # fills a longer region (a row), and a clone taken then would see
             # it change. The set holds a bare type for x[i] = v only in a 1-D
