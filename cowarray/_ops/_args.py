@@ -86,6 +86,8 @@ def normalize_axes(axis: Any, ndim: int, name: str = "axis") -> tuple[int, ...] 
     """None, or a tuple of distinct axes in ``range(ndim)``."""
     if axis is None:
         return None
+    if type(axis) is int and -ndim <= axis < ndim:
+        return (axis % ndim,)  # the common call: one axis, in range (a fifth of a.sum(axis=1))
     axes = axis if isinstance(axis, tuple) else (axis,)
     result = tuple(normalize_axis(a, ndim, name) for a in axes)
     if len(set(result)) != len(result):

@@ -30,7 +30,7 @@ def _reduce(
     keepdims: bool,
     **options: Any,
 ) -> Array:
-    require_array(x, "x", name)
+    # (every caller has checked x)
     if type(keepdims) is not bool:
         raise TypeError(f"keepdims must be a bool, got {type(keepdims).__name__}")
     axes = normalize_axes(axis, x.ndim)
