@@ -301,10 +301,16 @@ def _apply_inplace(name: str, array: Array, other: Operand) -> None:
         _note_view_write(array, other, name)
         _replace(array, product._data, fast)
         return
-    if type(other) is Array:
-        _check_inplace_shape(
-            name, array, backend.xp.broadcast_shapes(array._data.shape, operand.shape)
-        )
+    if type(other) is Array and operand.shape != array._data.shape:
+        # (equal shapes broadcast to themselves: NumPy's broadcast_shapes is
+        # Python, a twentieth of the stencil's x[1:-1] += d)
+        try:
+            shape = backend.xp.broadcast_shapes(array._data.shape, operand.shape)
+        except ValueError:
+            raise shapes_do_not_broadcast(
+                f"an in-place {name}", array._data, operand, ("x", "the operand")
+            ) from None
+        _check_inplace_shape(name, array, shape)
     function = getattr(backend.xp, name)
     data = array._data
     if array._buf is not None and type(array._family) is _VIEWS:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import re
 from typing import Any
 
 import numpy as np
@@ -141,3 +142,23 @@ def test_zero_dimensional_results_are_arrays_not_numpy_scalars() -> None:
     for result in (x + x, x * 3, -x, x[()], ca.arange(3)[1], ca.sum(ca.arange(3))):
         assert type(result) is ca.Array
         assert result.ndim == 0
+
+
+@pytest.mark.parametrize(
+    ("shape", "message"),
+    [
+        ((2, 3), "cannot change the array's shape (3,) to (2, 3)"),
+        ((1, 3), "cannot change the array's shape (3,) to (1, 3)"),
+        ((4,), "an in-place add: x of shape (3,) and the operand of shape (4,) cannot be"),
+    ],
+)
+def test_an_in_place_operand_that_would_change_the_shape_is_refused(
+    shape: tuple[int, ...], message: str
+) -> None:
+    x = ca.asarray([1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match=re.escape(message)):
+        x += ca.ones(shape)
+    assert x.tolist() == [1.0, 2.0, 3.0]
+    x += ca.ones((1,))  # broadcasts to x's shape: fine
+    x += ca.ones((3,))
+    assert x.tolist() == [3.0, 4.0, 5.0]
