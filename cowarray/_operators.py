@@ -329,7 +329,10 @@ def _apply_inplace(name: str, array: Array, other: Operand) -> None:
             function = getattr(function, "__wrapped__", function)  # (small: no pool)
         # (no fast writes for ``t``: it shares its memory with ``x`` past the
         # write, and dies with the statement)
-        cow.write_through(array, parent, _inplace_apply, function, operand)
+        # (a defensive ``x = x.copy()`` before it leaves ``x`` shared: then
+        # the view's new values go into new memory in one pass, as below)
+        derive = _inplace_derive if data.size >= IN_PLACE_MIN_SIZE else None
+        cow.write_through(array, parent, _inplace_apply, function, operand, derive=derive)
         return
     fast = fast_writes(array)
     if data.size >= IN_PLACE_MIN_SIZE and not backend.errors_may_surface(name, dtype):

@@ -926,6 +926,7 @@ def write_through(
     a: Any,
     b: Any,
     fast: frozenset[type] = _NO_FAST_WRITE,
+    derive: Callable[[Any, Any, Any], Any] | None = None,
 ) -> None:
     """The in-place write of ``t`` in ``x[k] += d`` (``t = x[k]``), where the
     statement is proven to store ``t`` into ``parent`` (``x``) next
@@ -934,10 +935,12 @@ def write_through(
     thread, :func:`reader_may_stay` then knows it writes nothing, without
     comparing addresses. (The next store of ``view`` into ``parent`` on this
     thread is that one: only the caller's stack holds the temporary.)
+    ``derive`` as for :func:`write`, where ``x`` has other holders than
+    ``t`` and the write goes into a copy of ``t``'s region.
     """
     _expected.__dict__.pop("store", None)
     data, parent_data = view._data, parent._data
-    write(view, apply, a, b, fast, parent)
+    write(view, apply, a, b, fast, parent, derive)
     if view._data is data and view._buf is parent._buf and parent._data is parent_data:
         _expected.store = (view, data, parent, parent_data)
 

@@ -283,6 +283,30 @@ def test_an_in_place_operator_on_a_shared_array_computes_the_copy_in_one_pass(
     np.testing.assert_array_equal(np.asarray(x), model)  # the other holder: untouched
 
 
+def test_a_slice_written_back_into_a_shared_array_gets_its_values_in_one_pass(
+    copies: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ``u = x.copy()`` then ``u[1:-1] -= row``: u's memory is x's, so the
+    # slice's new values go into new memory computed in one pass (no copy of
+    # the slice's old values first), then u takes memory of its own.
+    model = np.arange(ROWS * 64, dtype=np.float64).reshape(ROWS, 64)
+    x = ca.asarray(model.copy())
+    u = x.copy()
+    row = ca.asarray(_ROW)
+    backend = x.device.backend
+    whole_copies: list[int] = []
+    real_copy = backend.copy
+    monkeypatch.setattr(backend, "copy", lambda data: whole_copies.append(1) or real_copy(data))
+    copies.reset()
+    u[1:-1] -= row
+    expected = model.copy()
+    expected[1:-1] -= _ROW
+    assert whole_copies == [1]  # u's own memory; the slice's values were derived
+    assert copies.snapshot() == (2, model[1:-1].nbytes + model.nbytes)
+    np.testing.assert_array_equal(np.asarray(u), expected)
+    np.testing.assert_array_equal(np.asarray(x), model)
+
+
 @pytest.mark.parametrize(
     ("dtype", "operate", "error"),
     [

@@ -780,7 +780,13 @@ def test_state_machine_catches_a_core_that_never_copies(monkeypatch: pytest.Monk
     real_write = cow.write
 
     def write_in_place(
-        holder: Any, apply: Any, a: Any, b: Any, fast: Any = None, beside: Any = None
+        holder: Any,
+        apply: Any,
+        a: Any,
+        b: Any,
+        fast: Any = None,
+        beside: Any = None,
+        derive: Any = None,
     ) -> None:
         if apply is cow._nothing:
             real_write(holder, apply, a, b)

@@ -430,6 +430,32 @@ def test_a_gc_callback_inside_a_one_pass_write_of_a_shared_array_never_aliases(
     assert_no_aliases([x, kept, *clones])
 
 
+def _subtract_from_inner_rows(x: ca.Array) -> ca.Array:
+    x[1:-1] -= 1.0  # x's view, written back into x: the write goes through x's record
+    return x
+
+
+def test_a_gc_callback_inside_a_one_pass_write_back_of_a_shared_array_never_aliases() -> None:
+    # ``x = kept.copy(); x[1:-1] -= 1.0``: the view's new values are derived
+    # into new memory (allocating where a callback runs), then x copies itself.
+    kept = ca.ones((512, 256))
+    x = kept.copy()
+    clones: list[ca.Array] = []
+    armed = [True]
+
+    def clone() -> None:
+        if armed[0] and len(clones) < 60:
+            clones.extend((ca.lazy_clone(x), x[1:], ca.lazy_clone(kept)))
+
+    with gc_callback(clone):
+        _subtract_from_inner_rows(x)
+        armed[0] = False
+    assert float(ca.max(kept)) == float(ca.min(kept)) == 1.0
+    assert float(x[0, 0]) == float(x[-1, 0]) == 1.0
+    assert float(ca.max(x[1:-1])) == float(ca.min(x[1:-1])) == 0.0
+    assert_no_aliases([x, kept, *clones])
+
+
 def test_threads_cloning_arrays_written_in_one_pass_never_see_them_change() -> None:
     x = ca.ones((256, 256))
     current: list[ca.Array] = [ca.lazy_clone(x)]
