@@ -498,8 +498,8 @@ def _ufunc_at(ufunc: Any, target: Any, indices: Any, *values: Any) -> None:
         # its loop writes (tests/api/test_numpy_protocols.py pins it), and no
         # error can be raised after the loop: the core writes ``target`` in
         # place when it holds its memory alone, else into a copy (rule 3).
-        # The copy and store-back of the general path below were two thirds
-        # of np.add.at on a 1000-element tally (26 us, NumPy 14).
+        # (The general path below copies ``target`` and stores it back: on a
+        # 1000-element tally 26.4 us against 24.1 here, NumPy 13.4.)
         if families.PENDING:
             families.settle(target, None)
         if type(target._family) is _VIEWS:

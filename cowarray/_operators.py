@@ -327,10 +327,10 @@ def _apply_inplace(name: str, array: Array, other: Operand) -> None:
     elif not backend.errors_may_surface(name, dtype):
         if data.size < getattr(function, "split_from", _NEVER_SPLITS)[0]:
             function = getattr(function, "__wrapped__", function)  # (small: no pool)
-        # (no fast writes for ``t``: it shares its memory with ``x`` past the
-        # write, and dies with the statement)
-        # (a defensive ``x = x.copy()`` before it leaves ``x`` shared: then
-        # the view's new values go into new memory in one pass, as below)
+        # No fast writes for ``t``: it shares its memory with ``x`` past the
+        # write, and dies with the statement. Where ``x`` has other holders
+        # (a defensive ``x = x.copy()`` before it), the view's new values go
+        # into new memory in one pass, as for a shared array below.
         derive = _inplace_derive if data.size >= IN_PLACE_MIN_SIZE else None
         cow.write_through(array, parent, _inplace_apply, function, operand, derive=derive)
         return
