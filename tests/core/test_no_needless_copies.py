@@ -257,9 +257,20 @@ _SHARED_IN_PLACE: dict[str, tuple[Callable[[Any], Any], Callable[[Any, Any], Any
 }
 
 
+@pytest.fixture
+def whole_copies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry for each call of the CPU backend's ``copy`` (a copy of old
+    values; a one-pass write computes its new memory without one)."""
+    backend = ca.asarray(0.0).device.backend
+    calls: list[int] = []
+    real_copy = backend.copy
+    monkeypatch.setattr(backend, "copy", lambda data: calls.append(1) or real_copy(data))
+    return calls
+
+
 @pytest.mark.parametrize("spelling", list(_SHARED_IN_PLACE))
 def test_an_in_place_operator_on_a_shared_array_computes_the_copy_in_one_pass(
-    spelling: str, copies: Any, monkeypatch: pytest.MonkeyPatch
+    spelling: str, copies: Any, whole_copies: list[int]
 ) -> None:
     # ``a = x.copy(); a -= m``, NumPy's defensive idiom: NumPy copies, then
     # subtracts; the lazy copy is written as ``x - m`` into new memory, once.
@@ -269,10 +280,7 @@ def test_an_in_place_operator_on_a_shared_array_computes_the_copy_in_one_pass(
     x = ca.asarray(model.copy())
     a, expected = make(x), make(model.copy())
     given = ca.asarray(operand)
-    backend = x.device.backend
-    whole_copies: list[int] = []
-    real_copy = backend.copy
-    monkeypatch.setattr(backend, "copy", lambda data: whole_copies.append(1) or real_copy(data))
+    whole_copies.clear()
     copies.reset()
     operate(a, given)
     operate(expected, operand)
@@ -284,7 +292,7 @@ def test_an_in_place_operator_on_a_shared_array_computes_the_copy_in_one_pass(
 
 
 def test_a_slice_written_back_into_a_shared_array_gets_its_values_in_one_pass(
-    copies: Any, monkeypatch: pytest.MonkeyPatch
+    copies: Any, whole_copies: list[int]
 ) -> None:
     # ``u = x.copy()`` then ``u[1:-1] -= row``: u's memory is x's, so the
     # slice's new values go into new memory computed in one pass (no copy of
@@ -293,10 +301,7 @@ def test_a_slice_written_back_into_a_shared_array_gets_its_values_in_one_pass(
     x = ca.asarray(model.copy())
     u = x.copy()
     row = ca.asarray(_ROW)
-    backend = x.device.backend
-    whole_copies: list[int] = []
-    real_copy = backend.copy
-    monkeypatch.setattr(backend, "copy", lambda data: whole_copies.append(1) or real_copy(data))
+    whole_copies.clear()
     copies.reset()
     u[1:-1] -= row
     expected = model.copy()

@@ -9,10 +9,11 @@ must be a snapshot that never changes after it returned.
 
 from __future__ import annotations
 
+import contextlib
 import dis
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import pytest
@@ -401,6 +402,22 @@ def test_an_import_inside_an_import_without_a_copy_never_aliases_it(at: int) -> 
 # -- an in-place operator on a shared array, computed into new memory in one pass --
 
 
+@contextlib.contextmanager
+def _cloning_at_every_gc(x: ca.Array, kept: ca.Array) -> Iterator[list[ca.Array]]:
+    """Inside: every gc pass (up to 60 arrays in all) clones ``x``, views it
+    and clones ``kept``; the list of them is yielded."""
+    clones: list[ca.Array] = []
+    armed = [True]
+
+    def clone() -> None:
+        if armed[0] and len(clones) < 60:
+            clones.extend((ca.lazy_clone(x), x[1:], ca.lazy_clone(kept)))
+
+    with gc_callback(clone):
+        yield clones
+        armed[0] = False
+
+
 @pytest.mark.parametrize(
     "write",
     [
@@ -415,16 +432,8 @@ def test_a_gc_callback_inside_a_one_pass_write_of_a_shared_array_never_aliases(
     # (cowarray._core.cow.write's ``derive``), allocating where a callback runs.
     x = ca.ones((512, 256))
     kept = ca.lazy_clone(x)
-    clones: list[ca.Array] = []
-    armed = [True]
-
-    def clone() -> None:
-        if armed[0] and len(clones) < 60:
-            clones.extend((ca.lazy_clone(x), x[1:], ca.lazy_clone(kept)))
-
-    with gc_callback(clone):
+    with _cloning_at_every_gc(x, kept) as clones:
         write(x)
-        armed[0] = False
     assert float(ca.max(kept)) == float(ca.min(kept)) == 1.0
     assert float(x[0, 0]) in (0.0, 2.0)
     assert_no_aliases([x, kept, *clones])
@@ -440,16 +449,8 @@ def test_a_gc_callback_inside_a_one_pass_write_back_of_a_shared_array_never_alia
     # into new memory (allocating where a callback runs), then x copies itself.
     kept = ca.ones((512, 256))
     x = kept.copy()
-    clones: list[ca.Array] = []
-    armed = [True]
-
-    def clone() -> None:
-        if armed[0] and len(clones) < 60:
-            clones.extend((ca.lazy_clone(x), x[1:], ca.lazy_clone(kept)))
-
-    with gc_callback(clone):
+    with _cloning_at_every_gc(x, kept) as clones:
         _subtract_from_inner_rows(x)
-        armed[0] = False
     assert float(ca.max(kept)) == float(ca.min(kept)) == 1.0
     assert float(x[0, 0]) == float(x[-1, 0]) == 1.0
     assert float(ca.max(x[1:-1])) == float(ca.min(x[1:-1])) == 0.0
