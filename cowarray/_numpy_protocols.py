@@ -483,6 +483,20 @@ def array_ufunc(self: Array, ufunc: Any, method: str, *inputs: Any, **kwargs: An
 
 
 def _ufunc_at(ufunc: Any, target: Any, indices: Any, *values: Any) -> None:
+    if type(target) is Array and target._device.kind == "cpu":
+        # The common call, np.add.at(tally, where, weights) with host arrays
+        # and scalars: no walk through nested arguments. ``ufunc.at`` writes
+        # only its first argument, so the others go as they are (no
+        # read-only view each: a third of this path's own cost).
+        device = target._device
+        index = _at_operand(indices, device)
+        operands = tuple([_at_operand(value, device) for value in values])
+        for operand in (index, *operands):
+            if operand is _NOT_PLAIN:  # (not ``in``: that compares arrays by ==)
+                break
+        else:
+            _write_at(ufunc, target, device, index, operands)
+            return
     device = _common_device((target, indices, values), ())
     sources: list[Array] = []
     index = _unwrap(indices, device, sources)
@@ -490,6 +504,22 @@ def _ufunc_at(ufunc: Any, target: Any, indices: Any, *values: Any) -> None:
     if type(target) is not Array:  # NumPy's own array: NumPy writes it
         ufunc.at(target, index, *operands)
         return
+    _write_at(ufunc, target, device, index, operands)
+
+
+def _at_operand(value: Any, device: Any) -> Any:
+    """An index or operand of ``ufunc.at`` as NumPy takes it, or ``_NOT_PLAIN``."""
+    kind = type(value)
+    if kind is Array:
+        return value._data if value._device is device else _NOT_PLAIN
+    if kind is np.ndarray or kind in _PLAIN_VALUES:
+        return value
+    return _NOT_PLAIN
+
+
+def _write_at(
+    ufunc: Any, target: Array, device: Any, index: Any, operands: tuple[Any, ...]
+) -> None:
     backend = device.backend
     if device.kind == "cpu" and not backend.errors_may_surface(
         ufunc.__name__, np.result_type(target._data, *operands)

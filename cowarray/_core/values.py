@@ -436,20 +436,25 @@ def fast_writes(array: Array) -> frozenset[Any]:
     back, and a new one (a view of this array) empties the set as any share
     does. Otherwise :func:`storable_scalars`.
     """
-    if families.lives_beside_its_family(array):
+    # (families.lives_beside_its_family, inlined: every write through the
+    # core asks, and most arrays have no view family)
+    if type(array._family) is _VIEWS and families._others_alive(array, None):
         return _NO_FAST_WRITE
-    scalars = storable_scalars(array)
-    ndim = array._data.ndim
-    made = _ELEMENT_WRITES.get((scalars, ndim))
+    data = array._data
+    key = (array._device.backend, data.dtype, data.ndim)
+    made = _ELEMENT_WRITES.get(key)
     if made is None:
-        made = _ELEMENT_WRITES[scalars, ndim] = frozenset(
+        scalars = storable_scalars(array)
+        ndim = key[2]
+        made = _ELEMENT_WRITES[key] = frozenset(
             [*(scalars if ndim == 1 else ()), *((kind, ndim) for kind in scalars)]
         )
     return made
 
 
-#: (scalar types, ndim) -> what :func:`fast_writes` gives arrays of that ndim
-_ELEMENT_WRITES: Final[dict[tuple[frozenset[type], int], frozenset[Any]]] = {}
+#: (backend, dtype, ndim) -> what :func:`fast_writes` gives such arrays (a
+#: few entries: storable_scalars reads nothing else)
+_ELEMENT_WRITES: Final[dict[tuple[Any, Any, int], frozenset[Any]]] = {}
 
 
 def storable_scalars(array: Array) -> frozenset[type]:

@@ -210,6 +210,37 @@ def test_ufunc_at_writes_a_sole_holder_in_place_and_a_shared_one_into_a_copy() -
     assert host(kept).tolist() == [0, 3, 0, 0, 0, 0, 0, 3]
 
 
+_AT_OPERANDS = {
+    "an Array": lambda x: ca.asarray([1.0, 2.0, 4.0]),
+    "an ndarray": lambda x: np.asarray([1.0, 2.0, 4.0]),
+    "a float": lambda x: 0.5,
+    "x itself": lambda x: x[:3],
+    "x reversed": lambda x: x[::-1][:3],
+    "a lazy clone of x": lambda x: ca.lazy_clone(x)[1:4],
+}
+
+
+@pytest.mark.parametrize("index_kind", ["Array", "ndarray", "list"])
+@pytest.mark.parametrize("operand", list(_AT_OPERANDS), ids=list(_AT_OPERANDS))
+def test_ufunc_at_reads_each_operand_as_the_value_it_was(operand: str, index_kind: str) -> None:
+    # The model: NumPy with every operand copied before the write.
+    start = np.asarray([1.0, 10.0, 100.0, 1000.0, 7.0])
+    x = ca.asarray(start)
+    x[0] = start[0]  # private, as a loop leaves it: the write goes in place
+    values = _AT_OPERANDS[operand](x)
+    indices = [3, 0, 3]
+    index = {"Array": ca.asarray(indices), "ndarray": np.asarray(indices), "list": indices}
+    expected = start.copy()
+    np.add.at(
+        expected, indices, np.array(values, copy=True) if not isinstance(values, float) else values
+    )
+    kept = None if isinstance(values, float) else host(values)
+    np.add.at(x, index[index_kind], values)
+    np.testing.assert_array_equal(host(x), expected)
+    if kept is not None and type(values) is ca.Array:
+        np.testing.assert_array_equal(host(values), kept)  # a value is never written
+
+
 def test_ufunc_at_that_raises_after_its_loop_leaves_the_array_as_it_was() -> None:
     x = ca.asarray([1e308, 1.0])
     kept = host(x)

@@ -235,6 +235,10 @@ def test_writes_to_arrays_sharing_a_buffer_from_many_threads_stay_apart() -> Non
         pytest.param(
             lambda x: np.add.at(x, np.arange(x.shape[0]), 1.0), id="np.add.at(x, all, 1.0)"
         ),
+        pytest.param(
+            lambda x: np.add.at(x, ca.arange(x.shape[0]), ca.ones(x.shape)),
+            id="np.add.at(x, arange, ones)",  # cowarray index and operand: the short path
+        ),
     ],
 )
 # (np.asarray(x) is not here: it is an alias of x, as a DLPack export is)
