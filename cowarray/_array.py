@@ -20,19 +20,17 @@ from . import _operators
 from ._consumers import called_from_a_library_that_keeps_conversions
 from ._core import cow, families
 from ._core.values import (
-    _NO_FAST_WRITE,
     _PENDING,
     _VIEWS,
     Value,
-    _flush,
-    _object_new,
-    _views_token,
     bind_array_type,
     fast_writes,
+    getitem,
     lazy_clone,
     may_view,
     private,
     reads_own_memory,
+    transposed,
     view_of,
 )
 from ._devices import CPU, Device, as_device
@@ -135,35 +133,9 @@ class Array(Value):
         """The size of one element in bytes."""
         return self._data.itemsize  # type: ignore[no-any-return]
 
-    @property
-    def T(self) -> Array:
-        """The transpose of a 2-D array (a lazy value, no copy)."""
-        data = self._data
-        if data.ndim != 2:
-            raise ValueError(
-                f"x.T is defined for 2-D arrays only, this one has {data.ndim} "
-                "dimensions; use permute_dims(x, axes) or x.mT"
-            )
-        buf = self._buf
-        if cow.joins_unobserved and buf is not None and buf.shareable:
-            # The view join of cowarray._core.values.view_of, inlined (a call
-            # costs about a tenth of this path); tests/core/test_view_join_copies.py
-            # checks that this copy says what view_of says.
-            if _PENDING:
-                _flush()
-            array = _object_new(Array)
-            array._data = data.T
-            array._buf = buf
-            array._device = self._device
-            array._fast_write = _NO_FAST_WRITE
-            array._donated = False
-            family = self._family  # views_token(source), inlined
-            if type(family) is not _VIEWS:
-                family = _views_token(self) if family is None else family.views
-            array._family = family
-            if self._buf is buf and self._data is data:
-                return array
-        return view_of(self, data.T)
+    # ``x.T`` and ``x[key]`` are the core's (cowarray._core.values): it alone
+    # sets an Array's slots, and a call between would cost a tenth of each.
+    T = property(transposed)
 
     @property
     def mT(self) -> Array:
@@ -391,41 +363,7 @@ class Array(Value):
 
     # -- indexing -----------------------------------------------------------
 
-    def __getitem__(self, key: Any, /) -> Array:
-        kind = type(key)
-        if kind is slice:  # (a basic slice always views: no index translation)
-            buf = self._buf
-            if cow.joins_unobserved and buf is not None and buf.shareable:
-                # The view join of cowarray._core.values.view_of, inlined (a call
-                # costs about a tenth of this path); tests/core/test_view_join_copies.py
-                # checks that this copy says what view_of says.
-                if _PENDING:
-                    _flush()
-                data = self._data
-                array = _object_new(Array)
-                array._data = data[key]
-                array._buf = buf
-                array._device = self._device
-                array._fast_write = _NO_FAST_WRITE
-                array._donated = False
-                family = self._family  # views_token(source), inlined
-                if type(family) is not _VIEWS:
-                    family = _views_token(self) if family is None else family.views
-                array._family = family
-                if self._buf is buf and self._data is data:
-                    return array
-            return view_of(self, self._data[key])
-        try:
-            if kind is not int and kind is not slice:  # (both pass as they are)
-                key = _backend_index(self, key)
-            view = self._data[key]
-        except (IndexError, OverflowError) as error:
-            raise _index_error(key, self.shape, error) from None
-        if type(view) is not type(self._data):
-            # A backend scalar (NumPy's a[i] of a 1-D array) is a copy
-            # already: a fresh 0-d array, without the view tests.
-            return private(self._device.backend.asarray(view), self._device)
-        return view_of(self, view)
+    __getitem__ = getitem  # (the core's, as x.T is)
 
     def __setitem__(self, key: Any, value: Operand, /) -> None:
         try:
@@ -725,5 +663,5 @@ def _one_element_of_its_kind(array: Array, key: Any, value: Array) -> bool:
     return all(type(part) is int for part in key)
 
 
-bind_array_type(Array)
+bind_array_type(Array, _backend_index, _index_error)
 _operators.bind_array_type(Array)

@@ -11,10 +11,11 @@ of two constructors, by what the op knows of its result:
 
 Views made by the Array itself (``x.T``, ``x[1:5]``, reshapes) take
 :func:`view_of`, the one view join: the lock-free path of
-:func:`cowarray._core.cow.join`. The two hottest, ``x.T`` and a basic slice,
-carry a copy of its block inline (a call would cost a tenth of them), as
-:func:`reshape_view` does and the element-wise operators carry one of
-:func:`private`;
+:func:`cowarray._core.cow.join`. The hottest are core functions that carry
+a copy of its block inline (a call would cost a tenth of them):
+:func:`transposed` (``Array.T``), :func:`getitem` (``Array.__getitem__``)
+and :func:`reshape_view`; the element-wise operators carry one of
+:func:`private` (docs/design.md says why that one is outside);
 tests/core/test_view_join_copies.py fails if a copy says anything else.
 :func:`lazy_clone` joins a whole array. :func:`donate` marks an array whose
 memory was handed over to it (:func:`cowarray.move`, an update's result).
@@ -34,6 +35,7 @@ The invariants kept here:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from .._errors import not_an_array
@@ -48,6 +50,7 @@ __all__ = [
     "check_every_store",
     "donate",
     "fresh",
+    "getitem",
     "imported",
     "lazy_clone",
     "may_view",
@@ -56,6 +59,7 @@ __all__ = [
     "reshape_view",
     "take_over",
     "take_over_stored",
+    "transposed",
     "view_of",
 ]
 
@@ -88,11 +92,24 @@ class Value:
 _ARRAY: type[Array] = Value  # type: ignore[assignment]
 
 
-def bind_array_type(array_type: type[Array]) -> None:
-    """Make the constructors build ``array_type`` (called once, by cowarray._array)."""
-    global _ARRAY
+def bind_array_type(
+    array_type: type[Array],
+    backend_index: Callable[[Array, Any], Any],
+    index_refused: Callable[[Any, tuple[int, ...], Any], BaseException],
+) -> None:
+    """Make the constructors build ``array_type``, and :func:`getitem` read keys
+    with ``backend_index`` (a key the backend indexes with) and refuse them
+    with ``index_refused`` (the error to raise). Called once, by cowarray._array."""
+    global _ARRAY, _backend_index, _index_refused
     _ARRAY = array_type
+    _backend_index, _index_refused = backend_index, index_refused
     families._ARRAY_TYPE[0] = array_type
+
+
+# The index translation and the out-of-range error of the Array's module
+# (bound by bind_array_type: the core does not import the layers above it).
+_backend_index: Callable[[Array, Any], Any]
+_index_refused: Callable[[Any, tuple[int, ...], Any], BaseException]
 
 
 _NO_FAST_WRITE: Final[frozenset[Any]] = frozenset()
@@ -187,6 +204,80 @@ def view_of(source: Array, result: Any) -> Array:
                 return array
         del base  # _wrap may count the references to it
     return _wrap(result, source._device, (source,))
+
+
+def transposed(source: Array) -> Array:
+    """The transpose of a 2-D array (a lazy value, no copy): ``Array.T``.
+
+    A view joined to ``source``'s buffer: :func:`view_of`'s join inline (a
+    call costs about a tenth of this path); tests/core/test_view_join_copies.py
+    checks that this copy says what view_of says.
+    """
+    data = source._data
+    if data.ndim != 2:
+        raise ValueError(
+            f"x.T is defined for 2-D arrays only, this one has {data.ndim} "
+            "dimensions; use permute_dims(x, axes) or x.mT"
+        )
+    buf = source._buf
+    if cow.joins_unobserved and buf is not None and buf.shareable:
+        if _PENDING:
+            _flush()
+        array = _object_new(_ARRAY)
+        array._data = data.T
+        array._buf = buf
+        array._device = source._device
+        array._fast_write = _NO_FAST_WRITE
+        array._donated = False
+        family = source._family  # views_token(source), inlined
+        if type(family) is not _VIEWS:
+            family = _views_token(source) if family is None else family.views
+        array._family = family
+        if source._buf is buf and source._data is data:
+            return array
+    return view_of(source, data.T)
+
+
+def getitem(source: Array, key: Any, /) -> Array:
+    """``x[key]``: a lazy value of the elements ``key`` selects (no copy).
+
+    A view joined to ``source``'s buffer, or a fresh 0-d array for one
+    element of a 1-D array. A basic slice always views, with no index translation: :func:`view_of`'s
+    join inline (a call costs about a tenth of ``x[1:5]``);
+    tests/core/test_view_join_copies.py checks this copy. A backend scalar
+    (NumPy's ``a[i]`` of a 1-D array) is a copy already: a fresh 0-d array,
+    without the view tests.
+    """
+    kind = type(key)
+    if kind is slice:
+        buf = source._buf
+        if cow.joins_unobserved and buf is not None and buf.shareable:
+            if _PENDING:
+                _flush()
+            data = source._data
+            array = _object_new(_ARRAY)
+            array._data = data[key]
+            array._buf = buf
+            array._device = source._device
+            array._fast_write = _NO_FAST_WRITE
+            array._donated = False
+            family = source._family  # views_token(source), inlined
+            if type(family) is not _VIEWS:
+                family = _views_token(source) if family is None else family.views
+            array._family = family
+            if source._buf is buf and source._data is data:
+                return array
+        return view_of(source, source._data[key])
+    data = source._data
+    try:
+        if kind is not int:  # (an int passes as it is)
+            key = _backend_index(source, key)
+        view = data[key]
+    except (IndexError, OverflowError) as error:
+        raise _index_refused(key, data.shape, error) from None
+    if type(view) is not type(data):
+        return private(source._device.backend.asarray(view), source._device)
+    return view_of(source, view)
 
 
 def reshape_view(x: Array, shape: tuple[Any, ...]) -> Array | None:

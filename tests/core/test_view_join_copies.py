@@ -1,11 +1,11 @@
 """The inlined copies of the core's view join and fresh-array set-up say what
 the core says.
 
-``x.T``, a basic slice and the element-wise operators' results carry the
-core's code inline (cowarray._core.values: a call would cost a tenth of
-those paths). Any change to the join or to the slots must reach every copy:
-this test fails on a copy that differs in anything but the names of the
-source and of the view.
+``x.T``, a basic slice and reshapes (all in cowarray._core.values) and the
+element-wise operators' results carry the core's code inline (a call would
+cost a tenth of those paths). Any change to the join or to the slots must
+reach every copy: this test fails on a copy that differs in anything but the
+names of the source and of the view.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import inspect
 import textwrap
 
-import cowarray._array as array_module
+import cowarray as ca
 import cowarray._operators as operators_module
 from cowarray._core import values
 
@@ -51,10 +51,11 @@ def _join(function: object, source_name: str, view: str) -> list[str]:
 
 
 def test_the_transpose_slice_and_reshape_joins_are_the_core_view_join() -> None:
+    assert ca.Array.T.fget is values.transposed and ca.Array.__getitem__ is values.getitem
     core = _join(values.view_of, "source", "result")
     assert core, "view_of has no lock-free join block"
-    transpose = _join(array_module.Array.T.fget, "self", "data.T")
-    slicing = _join(array_module.Array.__getitem__, "self", "data[key]")
+    transpose = _join(values.transposed, "source", "data.T")
+    slicing = _join(values.getitem, "source", "data[key]")
     reshaped = _join(values.reshape_view, "x", "result")
     assert transpose == core
     assert slicing == core
@@ -90,6 +91,8 @@ def test_every_inlined_constructor_sets_every_slot_once() -> None:
     slots = [name for name in values.Value.__slots__ if not name.startswith("__")]
     for function in (
         values.private,
+        values.transposed,
+        values.getitem,
         values._handed_over,
         operators_module.binary_operation,
         values.view_of,
