@@ -414,6 +414,26 @@ def test_costly_loops_split_from_a_sixteenth_of_the_threshold(splits: _Splits) -
     assert splits.count == 2
 
 
+def test_a_square_or_a_copy_by_power_splits_from_the_threshold_as_add_does(
+    splits: _Splits,
+) -> None:
+    # NumPy computes x ** 2 and x ** 1 as cheaply as x + y: splitting them
+    # from sin's size cost more than it gave (benchmarks/workloads.py's k-means).
+    # (40_000 elements: past the size from which a result may be a reused
+    # block, where the wrapper hands the call on to be split or not)
+    ca.set_parallel_threshold(64_000)
+    x = _values("float64", (40_000,), 5)
+    for exponent in (2, 2.0, 1, 1.0):
+        _same(xp.pow(x, exponent), np.pow(x, exponent))
+    assert splits.count == 0
+    for exponent in (3, 0.5, -1.0, np.float64(2.0), np.asarray(2.0)):
+        _same(xp.pow(x, exponent), np.pow(x, exponent))
+    assert splits.count == 5
+    big = _values("float64", (64_000,), 6)
+    _same(xp.pow(big, 2), np.pow(big, 2))
+    assert splits.count == 6
+
+
 @pytest.mark.parametrize("threads", [2, 3, 5])
 def test_any_thread_count_gives_numpys_bits(threads: int) -> None:
     ca.set_num_threads(threads)
