@@ -78,6 +78,7 @@ __all__ = [
     "expose",
     "hand_over",
     "hand_over_stored",
+    "looks_shared",
     "holder_count",
     "join",
     "make_private",
@@ -436,9 +437,10 @@ _SOLE_ATTRIBUTE: Final = counts.baseline(
 )
 
 
-def _looks_shared(holder: Holder) -> bool:
+def looks_shared(holder: Holder) -> bool:
     """Whether ``holder``'s open record has other holders, read without the
-    lock: a hint for choosing an order, never a proof of anything."""
+    lock: a hint for choosing a way, never a proof of anything. (The caller
+    must hold no reference of its own to the record: it would count.)"""
     buf = holder._buf
     return buf is not None and _gate(buf) and _getrefcount(buf) > _SOLE + 1  # + ``buf``
 
@@ -1031,7 +1033,7 @@ def expose(
                 "the consumer may write it; use copy=None (copy only if needed) or copy=True"
             )
         del buf  # a reference of ours would count as a holder below
-        if private and copy_allowed and _looks_shared(holder):
+        if private and copy_allowed and looks_shared(holder):
             # (to_torch(x[a:b]) of a live x): copy first rather than find out
             # under the lock, a fifth of that export; the count there decides.
             private = False
@@ -1103,10 +1105,11 @@ def hand_over(holder: Holder, poison: Any) -> tuple[Any, Buffer | None]:
         _leave(reentered)
 
 
-def hand_over_stored(holder: Holder, poison: Any, key: int, value: Any) -> Any:
-    """``holder``'s data with ``data[key] = value`` stored in place, handed over
-    as :func:`hand_over` does; None, with nothing done, unless the memory is
-    private (no record: nobody shares, exposed or imported it).
+def hand_over_stored(holder: Holder, poison: Any, key: int | None, value: Any) -> Any:
+    """``holder``'s data with ``data[key] = value`` stored in place (nothing
+    stored for a ``key`` of None), handed over as :func:`hand_over` does;
+    None, with nothing done, unless the memory is private (no record: nobody
+    shares, exposed or imported it).
 
     The caller guarantees what makes the store safe under the lock: the
     data is writable and not broadcast, ``key`` is an in-range int and
@@ -1121,7 +1124,8 @@ def hand_over_stored(holder: Holder, poison: Any, key: int, value: Any) -> Any:
         if reentered or holder._buf is not None:
             return None  # re-entered code, or memory with a record: the general path
         data = holder._data
-        data[key] = value
+        if key is not None:
+            data[key] = value
         holder._data = poison
         holder._device = poison
         holder._fast_write = _NO_FAST_WRITE

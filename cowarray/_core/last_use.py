@@ -48,7 +48,7 @@ from . import counts
 if TYPE_CHECKING:
     from .._at import _At
 
-__all__ = ["calibrate", "is_last_use"]
+__all__ = ["calibrate", "is_last_use", "temporary_argument_count"]
 
 _getrefcount = counts.getrefcount
 
@@ -104,3 +104,29 @@ def calibrate(
         return
     minimum = base
     at_count_proves = at_kept_counts[1] > base[1]
+
+
+def temporary_argument_count(
+    temporary: Callable[[], object], named: Callable[[], object], measured: list[int]
+) -> int | None:
+    """What a function's first reading of its argument shows when its caller
+    passed a temporary (``to_torch(a + b)``), or None when the counts prove
+    nothing on this interpreter.
+
+    ``temporary`` and ``named`` each call the function once from Python code,
+    with a fresh array and with one a name also holds; the function appends
+    its reading to ``measured``. The argument of the module docstring holds:
+    every reference a caller can keep is a strong one, so a reading at the
+    temporary's count proves that nothing but the running call reaches the
+    array, provided a named array reads higher (else None: never).
+    """
+    readings = []
+    for probe in (temporary, named):
+        measured.clear()
+        probe()
+        readings.append(list(measured))
+    measured.clear()
+    if sys.implementation.name != "cpython" or any(len(r) != 1 for r in readings):
+        return None
+    (temporary_count,), (named_count,) = readings
+    return temporary_count if named_count > temporary_count else None

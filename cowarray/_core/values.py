@@ -51,6 +51,7 @@ __all__ = [
     "donate",
     "fresh",
     "getitem",
+    "given_away",
     "imported",
     "lazy_clone",
     "may_view",
@@ -458,6 +459,21 @@ def take_over_stored(x: Array, poison: Any, key: int, value: Any) -> Array | Non
         return None
     x._family = None
     return _handed_over(data, None, device, family)
+
+
+def given_away(x: Array, poison: Any) -> Any:
+    """``x``'s memory, taken from it for good (``x`` is left with ``poison``:
+    any later use raises), for a caller that has proven nothing else reaches
+    ``x`` (cowarray._core.last_use) and hands the memory to another library.
+
+    None, leaving ``x`` untouched, unless no other value can hold the memory
+    (:func:`cowarray._core.cow.hand_over_stored`: no record, tested under
+    the lock) and ``x`` is in no view family (a view of it written later
+    could not warn).
+    """
+    if x._family is not None:
+        return None
+    return cow.hand_over_stored(x, poison, None, None)
 
 
 def _handed_over(data: Any, buf: cow.Buffer | None, device: Any, family: Any) -> Array:

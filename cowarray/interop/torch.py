@@ -22,11 +22,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._array import Array
-from .._core import families
+from .._core import counts, families, last_use
 from .._core.boundary import exposed_view
+from .._core.cow import count_copy, looks_shared
+from .._core.values import given_away, private
 from .._devices import CPU
 from .._dlpack import count_import_copy, from_dlpack, import_zero_copy
 from .._errors import not_an_array, refuse_out
+from .._move import _MOVED
+from .._ops.creation import empty
 
 if TYPE_CHECKING:
     import torch
@@ -60,7 +64,9 @@ def to_torch(x: Array, /, *, copy: bool | None = None) -> torch.Tensor:
     in the other (as with ``torch.from_numpy``). No other cowarray value sees
     those writes: ``x`` first gets a buffer of its own (a copy only if it was
     shared), and until the tensor is collected, clones and views of ``x`` are
-    eager copies.
+    eager copies. An ``x`` that nothing else references (``to_torch(a + b)``,
+    ``to_torch(y[lo:hi])``) has no one to share with: torch gets its memory,
+    or a copy of a slice's values, with nothing left to track.
 
     Parameters
     ----------
@@ -95,10 +101,42 @@ def to_torch(x: Array, /, *, copy: bool | None = None) -> torch.Tensor:
     >>> ca.cow_info(x).state
     'private'
     """
+    references = _getrefcount(x)  # (first: what _TEMPORARY was measured at)
+    if _measured is not None:
+        _measured.append(references)  # calibrating at import: nothing else
+        return None  # type: ignore[return-value]
     if type(x) is not Array:
         raise not_an_array("to_torch", "x", x)
     library = _TORCH or _load_torch()
     if copy is None and type(x._data) is _NDARRAY:
+        if references == _TEMPORARY:
+            # to_torch(a + b), to_torch(y[a:b]): nothing but this call reaches
+            # x (cowarray._core.last_use), so no one can see whether x and the
+            # tensor share memory, and no exposure needs ending: a fifth of
+            # the bookkeeping of an export.
+            if x._buf is None and not x._device.backend.must_copy_before_write(x._data):
+                # Its own memory goes to torch outright (writable, not a
+                # broadcast: torch may write it). given_away checks under the
+                # core's lock that no value shares it; x is left moved (a gc
+                # callback finding it gets an error, never a second name for
+                # torch's memory).
+                device = x._device
+                data = given_away(x, _MOVED)
+                if data is not None:
+                    try:
+                        given: torch.Tensor = library.from_numpy(data)
+                    except (TypeError, ValueError, RuntimeError):
+                        x = private(data, device)  # a layout torch refuses: the long way
+                    else:
+                        return given
+            elif x._buf is not None and not x._buf.writer and looks_shared(x):
+                # Memory other values hold (a slice of a live array): torch
+                # gets a copy of the values that no value holds, where an
+                # export would have copied them into x first. (A record being
+                # written in place is fenced: the long way waits for it.)
+                copied = _copy_to_torch(library, x)
+                if copied is not None:
+                    return copied
         # A view whose family lives (``to_torch(out[k])``): torch's writes
         # cannot reach ``out`` as NumPy's would, so the export is compared
         # when torch lets it go, and a write is reported naming this line.
@@ -226,10 +264,53 @@ def _import_resolved(library: Any, t: torch.Tensor, copy: bool | None) -> Array:
 
 
 _THROUGH_TORCH = "a write through to_torch(view)"
+_getrefcount = counts.getrefcount
+#: Readings of ``x`` while :func:`_temporary_count` measures (None otherwise).
+_measured: list[int] | None = None
 _shared: frozenset[Any] = frozenset()
 _NDARRAY = np.ndarray
 #: The torch module, once a function here has imported it.
 _TORCH: Any = None
+
+
+def _copy_to_torch(library: Any, x: Array) -> torch.Tensor | None:
+    """A tensor of a copy of ``x``'s values, or None for a dtype torch refuses."""
+    data = x._data
+    count_copy("export_copy", x, int(data.nbytes))  # (first: a CopyWarning may refuse it)
+    copied = data.copy()
+    given = copied.view()  # what torch keeps, and drops when it is done
+    try:
+        tensor: torch.Tensor = library.from_numpy(given)
+    except (TypeError, ValueError, RuntimeError):
+        return None  # (every dtype cowarray holds is one torch takes: not seen)
+    # As for an exposed view: if torch writes the copy while x's family
+    # lives, the write is reported naming this line (NumPy's tensor would
+    # have written the family's memory), and until torch lets the copy go
+    # it counts in the family. (The watch keeps ``copied`` to compare it
+    # then; the view's death is what ends it.)
+    where = families.writing_location() if families.lives_beside_its_family(x) else None
+    watch = None if where is None else families.watch_export(copied, np, where, _THROUGH_TORCH)
+    families.in_family_until_death(given, families.views_token(x), watch)
+    return tensor
+
+
+def _temporary_count() -> int | None:
+    """What ``to_torch``'s reading of ``x`` shows when the caller passed a
+    temporary: measured on this interpreter, through the public function
+    (its ``out=`` guard included), as a user's call runs."""
+    global _measured
+    _measured = []
+    measured = _measured
+    try:
+        return last_use.temporary_argument_count(
+            lambda: to_torch(empty(0)), lambda: _call_with_a_name(empty(0)), measured
+        )
+    finally:
+        _measured = None
+
+
+def _call_with_a_name(x: Array) -> None:
+    to_torch(x)
 
 
 def _load_torch() -> Any:
@@ -246,3 +327,7 @@ def _shared_dtypes(torch: Any) -> frozenset[Any]:
     if not _shared:
         _shared = frozenset(getattr(torch, name) for name in _SHARED_DTYPES)
     return _shared
+
+
+#: to_torch's reading of a temporary argument (None: none is ever given away).
+_TEMPORARY: int | None = _temporary_count()
