@@ -577,6 +577,13 @@ def backend_value(array: Array, value: Any) -> Any:
         check_scalar(dtype, value)
         check_int_fits(value, dtype)
         return _cast_first(array, value)
+    if kind is array._device.backend.array_type:
+        # x[a:b] = ndarray on the host (ported NumPy code): the backend's own
+        # array as it is, as backend.asarray would give it, without the
+        # interface lookup (it builds a dict) or the cast check for one dtype.
+        if value.dtype is not dtype:
+            _check_same_kind(value.dtype, dtype)
+        return _cast_first(array, value)
     if isinstance(value, (list, tuple)) or hasattr(value, "__array_interface__"):
         converted = array._device.backend.asarray(value)
         if converted.size:  # an empty list has NumPy's float dtype but no values to lose

@@ -99,3 +99,38 @@ def test_an_empty_broadcast_view_exports_writable_with_copy_false() -> None:
     assert exported.shape == (0, 2)
     assert exported.flags.writeable
     exported[...] = 5.0  # writes nothing, raises nothing
+
+
+@pytest.mark.parametrize(
+    ("target", "source"),
+    [
+        ("float64", "float64"),
+        ("float64", "int64"),
+        ("float32", "float64"),
+        ("int8", "int64"),
+        ("int64", "float64"),
+        ("bool", "int64"),
+        ("complex64", "float64"),
+    ],
+)
+def test_an_ndarray_stored_into_a_slice_is_stored_as_the_same_values_as_an_array(
+    target: str, source: str
+) -> None:
+    # x[a:b] = ndarray takes the backend's array as it is: it must store
+    # (or refuse, changing nothing) exactly as x[a:b] = ca.asarray(ndarray).
+    values = np.arange(4) * 100 + 1e300 * (source == "float64" and target == "float32")
+    values = values.astype(source)
+    outcomes = []
+    for value in (values, ca.asarray(values)):
+        x = ca.zeros(6, dtype=getattr(ca, target))
+        x[0] = x[0]  # (private, as in a loop)
+        with np.errstate(over="raise"):
+            try:
+                x[1:5] = value
+            except Exception as error:  # the same refusal either way
+                outcomes.append((type(error), str(error), np.asarray(x).tolist()))
+            else:
+                outcomes.append((None, "", np.asarray(x).tolist()))
+    assert outcomes[0] == outcomes[1]
+    if outcomes[0][0] is not None:
+        assert outcomes[0][2] == np.zeros(6, dtype=target).tolist()  # unchanged
