@@ -427,7 +427,7 @@ def test_a_square_or_a_copy_by_power_splits_from_the_threshold_as_add_does(
         _same(xp.pow(x, exponent), np.pow(x, exponent))
     assert splits.count == 0
     for exponent in (3, 0.5, -1.0, np.float64(2.0), np.asarray(2.0)):
-        _same(xp.pow(x, exponent), np.pow(x, exponent))
+        _same(*_both(xp.pow, np.pow, x, exponent))  # (NaNs and zeros: no warnings)
     assert splits.count == 5
     big = _values("float64", (64_000,), 6)
     _same(xp.pow(big, 2), np.pow(big, 2))
