@@ -141,10 +141,10 @@ def _attack_every_marked_array(kept: list[Any], attack: str) -> None:
     for obj in gc.get_objects():
         if type(obj) is ca.Array:
             try:
-                if obj.ndim != 1 or float(obj[0]) != _MARK:
+                if obj.ndim != 1 or obj.dtype != ca.float64 or float(obj[0]) != _MARK:
                     continue
-            except ValueError:
-                continue  # a moved array: any use raises, as it should
+            except (ValueError, IndexError):
+                continue  # a moved array (any use raises, as it should) or an empty one
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ca.ViewWriteWarning)
                 if attack == "clone":
