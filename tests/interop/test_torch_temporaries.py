@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import functools
 import gc
+import threading
+import time
 import warnings
 from typing import Any
 
 import numpy as np
 import pytest
-from _attack import assert_no_aliases
+from _attack import assert_no_aliases, switching_every_microsecond
 
 import cowarray as ca
 from cowarray import _deaths
@@ -193,3 +195,45 @@ def test_code_that_finds_the_temporary_during_the_hand_over_aliases_nothing(
     del t, kept[:]
     gc.collect()
     ca.zeros(1)  # (the write's report comes here, inside this test's filter)
+
+
+def test_rows_given_to_torch_while_another_thread_writes_the_array_stay_as_given() -> None:
+    # The slice's values are copied while the slice holds the record: a
+    # writer on another thread then copies the array before writing (it is
+    # shared), or is mid-way in place, and the slice's join waited for it.
+    # The tensor gets one write's values, and later writes never reach it.
+    parent = ca.zeros((4, 4096))
+    parent[0, 0] = 0.0  # private: the writer writes in place whenever it can
+    stop = threading.Event()
+    writes = [0]
+    errors: list[BaseException] = []
+
+    def writer() -> None:
+        try:
+            while not stop.is_set():
+                writes[0] += 1
+                parent[...] = float(writes[0])  # every row uniform after each write
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    def after_two_more_writes() -> None:
+        seen = writes[0]
+        while writes[0] < seen + 2 and thread.is_alive():
+            time.sleep(0)
+
+    wrong = 0
+    with switching_every_microsecond():
+        thread = threading.Thread(target=writer)
+        thread.start()
+        try:
+            for _ in range(100):
+                for tensor in (to_torch(parent[1]), to_torch(parent[2] + 0.0)):
+                    given = tensor.numpy().copy()
+                    after_two_more_writes()
+                    wrong += not (given == given[0]).all()  # torn
+                    wrong += not (tensor.numpy() == given).all()  # changed since
+        finally:
+            stop.set()
+            thread.join()
+    assert not errors
+    assert wrong == 0, f"{wrong} tensors mixed two writes or changed afterwards"
