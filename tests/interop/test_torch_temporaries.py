@@ -237,3 +237,15 @@ def test_rows_given_to_torch_while_another_thread_writes_the_array_stay_as_given
             thread.join()
     assert not errors
     assert wrong == 0, f"{wrong} tensors mixed two writes or changed afterwards"
+
+
+def test_a_big_temporary_given_to_torch_is_never_handed_out_again_as_a_reused_block() -> None:
+    # Results of 256 KiB and more may be reused blocks (_backends/_reuse.py),
+    # handed out again only when the pool holds the one reference: torch's
+    # storage holds one while the tensor lives.
+    a = ca.ones(100_000)
+    tensors = [to_torch(a * float(k)) for k in range(8)]
+    for _ in range(20):
+        a * 7.0 + 3.0  # results that want blocks
+    for k, tensor in enumerate(tensors):
+        assert (tensor.numpy() == float(k)).all(), k
