@@ -469,22 +469,6 @@ def parallel_ufunc(ufunc: np.ufunc) -> Callable[..., Any]:
             return _split_call(ufunc, (x,), out)
 
         function = costly_unary
-    elif ufunc is np.power:
-
-        def power(x1: Any, x2: Any, /, out: Any = None) -> Any:
-            # NumPy's loop squares or copies for a scalar exponent of 2 or 1,
-            # at the cost of a + b: split from a + b's size, not sin's (a
-            # 10^4x8x4 x ** 2 took 1.5x NumPy's time split in two)
-            direct = _direct if _loop_exponent(x2) else _costly_direct
-            if (
-                out is None
-                and (type(x1) is not _ndarray or x1.size < direct)
-                and (type(x2) is not _ndarray or x2.size < direct)
-            ):
-                return ufunc(x1, x2)
-            return _split_call(ufunc, (x1, x2), out)
-
-        function = power
     elif not costly:
 
         def binary(x1: Any, x2: Any, /, out: Any = None) -> Any:
