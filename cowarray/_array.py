@@ -577,10 +577,11 @@ def backend_value(array: Array, value: Any) -> Any:
         check_scalar(dtype, value)
         check_int_fits(value, dtype)
         return _cast_first(array, value)
-    if kind is array._device.backend.array_type:
+    if kind is array._device.backend.array_type and array._device.kind == "cpu":
         # x[a:b] = ndarray on the host (ported NumPy code): the backend's own
         # array as it is, as backend.asarray would give it, without the
         # interface lookup (it builds a dict) or the cast check for one dtype.
+        # (Only on the host: a raw CuPy array is refused below, as it was.)
         if value.dtype is not dtype:
             _check_same_kind(value.dtype, dtype)
         return _cast_first(array, value)
