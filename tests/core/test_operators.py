@@ -162,3 +162,57 @@ def test_an_in_place_operand_that_would_change_the_shape_is_refused(
     x += ca.ones((1,))  # broadcasts to x's shape: fine
     x += ca.ones((3,))
     assert x.tolist() == [3.0, 4.0, 5.0]
+
+
+@pytest.mark.parametrize(
+    "operand",
+    ["same shape", "0-d", "an element y[i]", "itself", "a row (broadcast)", "float32", "an int"],
+)
+@pytest.mark.parametrize("name", ["iadd", "isub", "imul", "itruediv", "ipow"])
+def test_a_small_private_array_written_in_place_by_an_array_is_numpys_result(
+    name: str, operand: str
+) -> None:
+    # x += y on a private x of a few elements replaces x's memory with the
+    # result computed beside it, without the core, when y keeps x's dtype and
+    # shape; every other operand goes the full path. Either way: NumPy's values,
+    # the same object back, y unchanged, and no copy counted.
+    a = np.array([[1.5, 2.0, 3.0], [4.0, 0.5, 6.25]])
+    b = {
+        "same shape": np.array([[2.0, -1.0, 0.5], [1.0, 3.0, 2.0]]),
+        "0-d": np.array(1.5),
+        "an element y[i]": np.array([0.5, 2.5])[1],
+        "itself": a,
+        "a row (broadcast)": np.array([2.0, -1.0, 0.5]),
+        "float32": np.array([2.0, -1.0, 0.5], dtype=np.float32),
+        "an int": np.array([2, 1, 3]),
+    }[operand]
+    x = ca.asarray(a)
+    x[0, 0] = 1.5  # (a write: the core has found x private and writable)
+    y = x if operand == "itself" else ca.asarray(b)
+    if operand == "an element y[i]":
+        y = ca.asarray([0.5, 2.5])[1]
+    saved_y = to_numpy(y).copy()
+    before = ca.copy_counters().copies
+    result = getattr(operator, name)(x, y)
+    assert result is x
+    assert_equal_to_model(x, getattr(operator, name)(a.copy(), b))
+    np.testing.assert_array_equal(to_numpy(y), saved_y if operand != "itself" else to_numpy(x))
+    assert ca.copy_counters().copies == before
+
+
+def test_a_small_in_place_write_by_an_array_leaves_a_clone_and_refuses_bad_operands() -> None:
+    x = ca.asarray([1.0, 2.0, 3.0])
+    x[0] = 1.0
+    clone = ca.lazy_clone(x)
+    x += ca.asarray([1.0, 1.0, 1.0])
+    assert x.tolist() == [2.0, 3.0, 4.0] and clone.tolist() == [1.0, 2.0, 3.0]
+    i = ca.asarray([1, 2, 3])
+    i[0] = 1
+    with pytest.raises(TypeError, match="in-place operators keep the dtype"):
+        i += ca.asarray([0.5, 0.5, 0.5])
+    with pytest.raises(TypeError, match="in-place operators keep the dtype"):
+        i /= ca.asarray([2, 2, 2])
+    assert i.tolist() == [1, 2, 3]
+    with pytest.raises(ValueError, match="cannot change the array's shape"):
+        x += ca.ones((2, 3))
+    assert x.tolist() == [2.0, 3.0, 4.0]

@@ -171,8 +171,9 @@ def test_nothing_can_come_between_the_inplace_fast_path_check_and_its_store() ->
 
 @pytest.mark.parametrize("export", ["np.asarray", "to_torch", "np.from_dlpack"])
 @pytest.mark.parametrize("size", [8, 1 << 16])
+@pytest.mark.parametrize("operand", ["1.0", "an array"])
 def test_an_export_taken_while_another_thread_writes_in_place_aliases_the_array(
-    export: str, size: int
+    export: str, size: int, operand: str
 ) -> None:
     if export == "to_torch":
         pytest.importorskip("torch")
@@ -188,10 +189,14 @@ def test_an_export_taken_while_another_thread_writes_in_place_aliases_the_array(
             x = ca.zeros(size)
             started = threading.Event()
 
-            def write(x: ca.Array = x, started: threading.Event = started) -> None:
+            step = 1.0 if operand == "1.0" else ca.ones(size)
+
+            def write(
+                x: ca.Array = x, started: threading.Event = started, step: Any = step
+            ) -> None:
                 started.set()
                 for _ in range(30):
-                    x += 1.0
+                    x += step
 
             writer = threading.Thread(target=write)
             writer.start()
