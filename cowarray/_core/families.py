@@ -265,10 +265,55 @@ _NO_WRITE_BACK: Final = 0
 _INTO_ITS_CONTAINER: Final = 1  # ``c[k] += v``: STORE_SUBSCR / STORE_SLICE / STORE_ATTR
 _THROUGH_ITS_NAME: Final = 2  # ``v *= s`` and, as the next statement, ``c[k] = v``
 
-#: (code, offset) -> :func:`_write_back`'s answer for the instruction there.
-#: Bounded: cleared when full.
-_WRITE_BACK_AT: dict[tuple[Any, int], int] = {}
-_WRITE_BACK_AT_MOST: Final = 4096
+#: (id(code), offset) -> (code, :func:`_write_back`'s answer, and for
+#: :data:`_INTO_ITS_CONTAINER` the container variable, see
+#: :func:`_container_variable`) for the instruction there. Keyed by the code
+#: object's id, not the object: hashing a code object hashes its bytecode and
+#: constants (some 1500 instructions each time, a tenth of ``x[a:b] += d``).
+#: The entry holds the code object, so while it lives no other object can
+#: have that id; the ``is`` test says so again. Bounded: cleared when full.
+_FACTS_AT: dict[tuple[int, int], tuple[Any, int, tuple[str, str] | None]] = {}
+_FACTS_AT_MOST: Final = 4096
+
+
+def _instruction_facts(frame: Any) -> tuple[Any, int, tuple[str, str] | None]:
+    """``frame``'s code, :func:`_write_back`'s answer and the container
+    variable at its running instruction, read once per code and offset."""
+    code = frame.f_code
+    offset = frame.f_lasti
+    last = _LAST_FACTS  # (one read: another thread replaces it whole)
+    if last[0] is code and last[1] == offset:
+        return last[2]  # (a loop: the same statement again)
+    key = (id(code), offset)
+    entry = _FACTS_AT.get(key)
+    if entry is not None and entry[0] is code:
+        _remember_facts(code, offset, entry)
+        return entry
+    try:
+        answer = _read_write_back(code, offset)
+    except Exception:  # (bytecode this does not know: warn at once)
+        answer = _NO_WRITE_BACK
+    variable = None
+    if answer == _INTO_ITS_CONTAINER:
+        try:
+            variable = _container_variable(code, offset)
+        except Exception:  # (bytecode this does not know: no write-through)
+            variable = None
+    entry = (code, answer, variable)
+    if len(_FACTS_AT) >= _FACTS_AT_MOST:
+        _FACTS_AT.clear()
+    _FACTS_AT[key] = entry
+    _remember_facts(code, offset, entry)
+    return entry
+
+
+#: The last (code, offset, entry) that :func:`_instruction_facts` answered.
+_LAST_FACTS: tuple[Any, int, tuple[Any, int, tuple[str, str] | None]] = (None, -1, (None, 0, None))
+
+
+def _remember_facts(code: Any, offset: int, entry: tuple[Any, int, tuple[str, str] | None]) -> None:
+    global _LAST_FACTS
+    _LAST_FACTS = (code, offset, entry)
 
 
 def _write_back(frame: Any) -> int:
@@ -290,21 +335,7 @@ def _write_back(frame: Any) -> int:
     CPython 3.11 to 3.15 by tests/hostile/test_view_write_spellings.py. A
     diagnostic only: no value depends on the answer.
     """
-    code = frame.f_code
-    offset = frame.f_lasti
-    key = (code, offset)
-    try:
-        return _WRITE_BACK_AT[key]
-    except KeyError:
-        pass
-    try:
-        answer = _read_write_back(code, offset)
-    except Exception:  # (bytecode this does not know: warn at once)
-        answer = _NO_WRITE_BACK
-    if len(_WRITE_BACK_AT) >= _WRITE_BACK_AT_MOST:
-        _WRITE_BACK_AT.clear()
-    _WRITE_BACK_AT[key] = answer
-    return answer
+    return _instruction_facts(frame)[1]
 
 
 def _read_write_back(code: Any, offset: int) -> int:
@@ -468,19 +499,9 @@ def write_back_target(view: Any) -> Any:
     # (frames 1 to 3 are this function, _apply_inplace and the in-place
     # operator's method, which call each other directly: 4 may be outside)
     frame = _outside_frame(depth=4)
-    if frame is None or _write_back(frame) != _INTO_ITS_CONTAINER:
+    if frame is None:
         return None
-    key = (frame.f_code, frame.f_lasti)
-    try:
-        variable = _CONTAINER_AT[key]
-    except KeyError:
-        try:
-            variable = _container_variable(frame.f_code, frame.f_lasti)
-        except Exception:  # (bytecode this does not know: no write-through)
-            variable = None
-        if len(_CONTAINER_AT) >= _WRITE_BACK_AT_MOST:
-            _CONTAINER_AT.clear()
-        _CONTAINER_AT[key] = variable
+    variable = _instruction_facts(frame)[2]  # (None unless _INTO_ITS_CONTAINER)
     if variable is None:
         return None
     container: Any = _read_container(frame, variable)
@@ -490,8 +511,6 @@ def write_back_target(view: Any) -> Any:
     return container
 
 
-#: (code, offset) -> the container variable of the augmented assignment there.
-_CONTAINER_AT: dict[tuple[Any, int], tuple[str, str] | None] = {}
 #: The Array type (bound by cowarray._core.values.bind_array_type).
 _ARRAY_TYPE: list[Any] = [type(None)]
 
