@@ -580,7 +580,7 @@ def _store_taken(x: Array, key: int, value: Any) -> Array | None:
     """``x``, which nothing else can see, moved into a new array with
     ``x[key] = value`` stored in place: the whole cost of ``move(x).at[i].set(v)``.
 
-    ``value`` is an exact Python scalar of a kind ``x``'s dtype stores as is
+    ``value`` is an exact scalar of a type ``x``'s dtype stores as is
     (``storable_scalars``), so the store runs no Python code (no gc callback,
     no ``__index__``, no thread switch) and the core can make it under its
     lock. None when anything is unusual (``key`` out of range, memory that

@@ -1113,7 +1113,7 @@ def hand_over_stored(holder: Holder, poison: Any, key: int | None, value: Any) -
 
     The caller guarantees what makes the store safe under the lock: the
     data is writable and not broadcast, ``key`` is an in-range int and
-    ``value`` an exact Python scalar the dtype stores as is, so the store
+    ``value`` an exact scalar of a type the dtype stores as is, so the store
     runs no Python code (no gc callback, no thread switch) and cannot fail
     after writing. Under the lock no joiner can make a record of the memory
     between the test and the store; an int too big for the dtype raises

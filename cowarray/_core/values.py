@@ -565,20 +565,24 @@ _ELEMENT_WRITES: Final[dict[tuple[Any, Any, int], frozenset[Any]]] = {}
 
 
 def storable_scalars(array: Array) -> frozenset[type]:
-    """The Python scalar types that NumPy stores into ``array`` as they are,
+    """The scalar types that NumPy stores into ``array`` as they are,
     running no Python code and raising nothing after the store.
 
+    The NumPy scalar type of ``array``'s own dtype (``np.float64`` into
+    float64: the bytes are copied, nothing is converted; ``x[i] = a[j]`` of a
+    NumPy array ``a``), and the Python scalars of :data:`_PLAIN_SCALARS`.
     None for a backend that orders each write after copies still reading the
-    memory (CuPy's streams: it must see every write), and none that NumPy
-    could only store with a floating-point error (a Python float into
-    float32 may overflow, and the error would come after the store).
+    memory (CuPy's streams: it must see every write), and no Python scalar
+    that NumPy could only store with a floating-point error (a Python float
+    into float32 may overflow, and the error would come after the store).
     """
     if array._device.backend.sees_every_write:
         return _NO_FAST_WRITE
     dtype = array._data.dtype
+    own = frozenset({dtype.type})
     if dtype.kind in "fc" and dtype.itemsize < (8 if dtype.kind == "f" else 16):
-        return _NO_FAST_WRITE
-    return _PLAIN_SCALARS[dtype.kind]
+        return own
+    return _PLAIN_SCALARS[dtype.kind] | own
 
 
 # Python scalars a plain in-place write accepts without conversion, by dtype kind.

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import cowarray as ca
+from cowarray._core.cow import FAST_WRITES
 
 _INPLACE: dict[str, Callable[[Any, Any], Any]] = {
     "+=": operator.iadd,
@@ -134,3 +135,49 @@ def test_an_ndarray_stored_into_a_slice_is_stored_as_the_same_values_as_an_array
     assert outcomes[0] == outcomes[1]
     if outcomes[0][0] is not None:
         assert outcomes[0][2] == np.zeros(6, dtype=target).tolist()  # unchanged
+
+
+@pytest.mark.parametrize(
+    "dtype", ["float64", "float32", "complex64", "int64", "int8", "uint8", "uint64", "bool"]
+)
+def test_a_numpy_scalar_of_the_arrays_dtype_is_stored_like_a_python_scalar(dtype: str) -> None:
+    # x[i] = a[j] of a NumPy array a of x's dtype (ported code): stored without
+    # the core once x is known private, like x[i] = 1.0; a clone still keeps
+    # its values, and the result is NumPy's.
+    source = np.array([0, 1, 3, 100], dtype=dtype)
+    if dtype == "float32":
+        source[3] = np.float32(3.0e38)  # (a Python float would need a checked cast)
+    x = ca.asarray(np.zeros(4, dtype=dtype))
+    model = np.zeros(4, dtype=dtype)
+    x[0] = source[1]  # (a write through the core: x is then known private)
+    model[0] = source[1]
+    assert type(source[3]) in x._fast_write or not FAST_WRITES  # (none on free-threaded builds)
+    clone = ca.lazy_clone(x)
+    x[3] = source[3]
+    model[3] = source[3]
+    x[(2,)] = source[2]
+    model[(2,)] = source[2]
+    np.testing.assert_array_equal(np.asarray(x), model)
+    assert np.asarray(x).dtype == dtype
+    np.testing.assert_array_equal(np.asarray(clone), np.array([1, 0, 0, 0], dtype=dtype))
+    if dtype == "bool":
+        x |= source[1]  # the in-place operator's fast path takes it too
+        model |= source[1]
+    else:
+        x += source[1]
+        model += source[1]
+    np.testing.assert_array_equal(np.asarray(x), model)
+
+
+def test_a_numpy_scalar_of_another_dtype_goes_the_checked_way() -> None:
+    x = ca.asarray(np.zeros(3, dtype=np.float32))
+    x[0] = 1.0
+    assert np.float64 not in x._fast_write and float not in x._fast_write
+    with np.errstate(over="raise"), pytest.raises(FloatingPointError):
+        x[1] = np.float64(1e300)  # cast beside the array first: nothing written
+    assert np.asarray(x).tolist() == [1.0, 0.0, 0.0]
+    i = ca.asarray(np.zeros(3, dtype=np.int64))
+    i[0] = 1
+    with pytest.raises(TypeError, match="cannot write float64 values into an int64 array"):
+        i[1] = np.float64(2.5)
+    assert np.asarray(i).tolist() == [1, 0, 0]
