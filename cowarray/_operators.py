@@ -247,17 +247,23 @@ def inplace_operator(name: str) -> Callable[[Array, Any], Array]:
     def method(self: Array, other: Any, /) -> Any:
         data = self._data
         kind = type(other)
+        fast = self._fast_write
         if (
-            kind in self._fast_write
-            or (
-                kind is Array
-                and arrays_too
-                and self._fast_write
-                and other._device is self._device
-                and (operand := other._data).dtype is data.dtype
-                and (operand.shape == data.shape or not operand.shape)
+            fast
+            and (
+                kind in fast  # (a 1-D array's set holds bare scalar types...)
+                or (
+                    kind is Array
+                    and arrays_too
+                    and other._device is self._device
+                    and (operand := other._data).dtype is data.dtype
+                    and (operand.shape == data.shape or not operand.shape)
+                )
+                or (kind, data.ndim) in fast  # (...others' pairs: values.fast_writes)
             )
-        ) and (data.dtype in keeps_dtype and data.size < IN_PLACE_MIN_SIZE):
+            and data.dtype in keeps_dtype
+            and data.size < IN_PLACE_MIN_SIZE
+        ):
             # Private, writable, small, and a scalar of a fitting kind or an
             # array of this dtype that leaves the shape (``x += y``, ``x +=
             # y[i]``): the new value is computed beside the old one (so a
@@ -270,9 +276,11 @@ def inplace_operator(name: str) -> Callable[[Array, Any], Array]:
                 entry = bound[self._device] = _bind(self._device, name)
             function = entry[2] if data.size < entry[3][0] else entry[0]
             result = function(data, operand if kind is Array else other)
-            # An array (a 0-d input gives a scalar: the full path's store
-            # converts it), stored by the core if still private, still this memory.
-            if type(result) is entry[1] and replace_private(self, data, result):
+            if type(result) is not entry[1]:
+                # (of a 0-d array NumPy gives a scalar: an Array holds arrays)
+                result = self._device.backend.asarray(result)
+            # Stored if still private, still this memory.
+            if replace_private(self, data, result):
                 return self
         if (
             type(other) is not Array

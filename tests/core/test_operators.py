@@ -216,3 +216,29 @@ def test_a_small_in_place_write_by_an_array_leaves_a_clone_and_refuses_bad_opera
     with pytest.raises(ValueError, match="cannot change the array's shape"):
         x += ca.ones((2, 3))
     assert x.tolist() == [2.0, 3.0, 4.0]
+
+
+@pytest.mark.parametrize("shape", [(4,), (2, 3), (2, 1, 2), ()])
+@pytest.mark.parametrize("name", ["iadd", "isub", "imul", "itruediv", "ipow"])
+@pytest.mark.parametrize("scalar", [1.5, 2, np.float64(0.5)], ids=["float", "int", "np.float64"])
+def test_a_small_private_array_of_any_rank_written_by_a_scalar_is_numpys_result(
+    shape: tuple[int, ...], name: str, scalar: Any
+) -> None:
+    # The scalar fast path of the small in-place operators once served 1-D
+    # arrays only (the fast-write set holds (type, ndim) pairs otherwise), and
+    # a 0-d array's NumPy result, a scalar, sent it the whole way round.
+    a = np.arange(1.0, 1.0 + np.prod(shape, dtype=int)).reshape(shape)
+    x = ca.asarray(a)
+    x[(0,) * len(shape)] = 1.0  # (a write: the core has found x private and writable)
+    clone_before = ca.lazy_clone(x)
+    x += 0.0
+    before = ca.copy_counters().copies
+    expected = getattr(operator, name)(a.copy(), scalar)
+    for _ in range(2):
+        result = getattr(operator, name)(x, scalar)
+        assert result is x
+    expected = getattr(operator, name)(expected, scalar)
+    assert_equal_to_model(x, expected)
+    assert type(x._data) is np.ndarray  # an array, never a NumPy scalar
+    assert_equal_to_model(clone_before, a)
+    assert ca.copy_counters().copies == before
