@@ -85,9 +85,10 @@ _PARALLEL: Final = _parallel_ufuncs()
 
 
 def _reduction(ufunc: Any) -> Callable[..., Any]:
-    """``np.sum`` (``np.prod``) of an ndarray, which is ``np.add.reduce``
-    (``np.multiply.reduce``) of it, without the dispatch layers that are half
-    of ``np.sum`` on 10^3 elements (1.7 us)."""
+    """``np.sum`` (``np.prod``, ``np.max``, ``np.min``) of an ndarray, which is
+    ``np.add.reduce`` (``np.multiply.reduce``, ``np.maximum.reduce``,
+    ``np.minimum.reduce``) of it, without the dispatch layers that are half
+    of ``np.sum`` on 10^3 elements (1.7 us) and more of ``np.max``."""
     reduce: Any = ufunc.reduce  # (Any: NumPy's stubs refuse keepdims by position)
 
     def reduction(
@@ -98,7 +99,9 @@ def _reduction(ufunc: Any) -> Callable[..., Any]:
         keepdims: bool = False,
         **more: Any,
     ) -> Any:
-        return reduce(a, axis, dtype, out, keepdims, **more)
+        if more:
+            return reduce(a, axis, dtype, out, keepdims, **more)
+        return reduce(a, axis, dtype, out, keepdims)
 
     return reduction
 
@@ -107,7 +110,12 @@ def _standard_namespace() -> types.SimpleNamespace:
     names = {name: getattr(np, name) for name in dir(np) if not name.startswith("_")}
     names.update(_PARALLEL)
     names.update(_RENAMED)
-    names.update(sum=_reduction(np.add), prod=_reduction(np.multiply))
+    names.update(
+        sum=_reduction(np.add),
+        prod=_reduction(np.multiply),
+        max=_reduction(np.maximum),
+        min=_reduction(np.minimum),
+    )
     names["linalg"] = np.linalg
     names["fft"] = np.fft
     return types.SimpleNamespace(**names)

@@ -152,7 +152,10 @@ def fresh(result: Any, device: Any) -> Array:
     hand back a view after all, the result gets its own copy when anything
     else references that memory, so a wrong claim costs a copy, never an alias.
     """
-    if type(result) is device.backend.array_type and result.base is None:
+    array_type = device.backend.array_type
+    if type(result) is not array_type:
+        result = device.backend.asarray(result)  # (NumPy's scalar of a 0-d result)
+    if type(result) is array_type and result.base is None:
         return private(result, device)
     return _wrap(result, device, ())
 

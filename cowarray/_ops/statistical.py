@@ -33,9 +33,10 @@ def _reduce(
     # (every caller has checked x)
     if type(keepdims) is not bool:
         raise TypeError(f"keepdims must be a bool, got {type(keepdims).__name__}")
-    axes = normalize_axes(axis, x.ndim)
+    data = x._data
+    axes = None if axis is None else normalize_axes(axis, data.ndim)
     function = getattr(x._device.backend.xp, name)
-    return fresh(function(x._data, axis=axes, keepdims=keepdims, **options), x._device)
+    return fresh(function(data, axis=axes, keepdims=keepdims, **options), x._device)
 
 
 @accepts(ANY)
@@ -63,20 +64,23 @@ def sum(
     cowarray.Array(2, dtype=int64)
     """
     require_array(x, "x", "sum")
-    check_dtypes("sum", x.dtype)
-    resolved = None if dtype is None else to_dtype(dtype)
-    return _reduce("sum", x, axis, keepdims, dtype=resolved)
+    check_dtypes("sum", x._data.dtype)
+    if dtype is None:
+        return _reduce("sum", x, axis, keepdims)
+    return _reduce("sum", x, axis, keepdims, dtype=to_dtype(dtype))
 
 
 def _extremum(name: str, x: Array, axis: Any, keepdims: bool) -> Array:
     require_array(x, "x", name)
-    check_dtypes(name, x.dtype)
-    axes = normalize_axes(axis, x.ndim)
-    reduced = range(x.ndim) if axes is None else axes
-    if any(x.shape[a] == 0 for a in reduced):
-        raise ValueError(
-            f"{name} of an empty array (shape {x.shape}) is undefined; pass a non-empty x"
-        )
+    data = x._data
+    check_dtypes(name, data.dtype)
+    if not data.size:  # (else no axis is empty: the common case, no loop)
+        axes = normalize_axes(axis, data.ndim)
+        reduced = range(data.ndim) if axes is None else axes
+        if any(data.shape[a] == 0 for a in reduced):
+            raise ValueError(
+                f"{name} of an empty array (shape {x.shape}) is undefined; pass a non-empty x"
+            )
     return _reduce(name, x, axis, keepdims)
 
 

@@ -129,3 +129,23 @@ def test_sum_and_mean_keep_their_contract(backend_device: ca.Device) -> None:
         ca.mean(ca.asarray(model.astype("float32"), device=backend_device), axis=0),
         np.asarray([2.0, 3.0], dtype="float32"),
     )
+
+
+@pytest.mark.parametrize("name", ["max", "min"])
+def test_an_extremum_over_an_empty_axis_is_refused_and_others_are_numpys(name: str) -> None:
+    x = ca.zeros((0, 3))
+    for axis in (None, 0, (0, 1), -2):
+        with pytest.raises(ValueError, match=rf"{name} of an empty array \(shape \(0, 3\)\)"):
+            getattr(ca, name)(x, axis=axis)
+    # Reducing only the non-empty axis is defined: an empty result, as in NumPy.
+    result = getattr(ca, name)(x, axis=1)
+    assert result.shape == (0,) and result.dtype == ca.float64
+    values = np.array([[3.0, np.nan, 1.0], [2.0, 5.0, -1.0]])
+    for axis in (None, 0, 1, (0, 1), ()):
+        for keepdims in (False, True):
+            np.testing.assert_array_equal(
+                np.asarray(getattr(ca, name)(ca.asarray(values), axis=axis, keepdims=keepdims)),
+                getattr(np, name)(values, axis=axis, keepdims=keepdims),
+            )
+    with pytest.raises(TypeError, match=f"{name} is defined for real-valued dtypes, got bool"):
+        getattr(ca, name)(ca.asarray([True, False]))
