@@ -115,6 +115,12 @@ def test_item_tolist_and_sizes(backend_device: ca.Device) -> None:
     assert x.item(-1) == model.item(-1)
     assert x.item(1, 2) == model.item(1, 2)
     assert x.item((1, 2)) == model.item((1, 2))
+    for flat in range(-model.size, model.size):  # every C-order position, read where it is
+        assert x.item(flat) == model.item(flat)
+        assert type(x.item(flat)) is type(model.item(flat))
+    assert x.item(True, -1) == model.item(1, -1)  # a bool is an index here, never a mask
+    three = ca.reshape(ca.arange(24, device=backend_device), (2, 3, 4))
+    assert [three.item(k) for k in range(24)] == list(range(24))
     assert ca.asarray([5], device=backend_device).item() == 5
     assert type(ca.asarray([5], device=backend_device).item()) is int
     assert x.tolist() == model.tolist()
