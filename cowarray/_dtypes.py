@@ -255,6 +255,7 @@ def _scalar_table() -> dict[tuple[np.dtype[Any], type], np.dtype[Any]]:
 #: complex scalar with a real floating array keeps its precision (``float32``
 #: with ``1j`` is ``complex64``, the standard's rule since 2024.12 too).
 SCALAR_RESULT: Final = _scalar_table()
+_SCALAR_RESULT_GET: Final = SCALAR_RESULT.get
 
 
 def scalar_result_dtype(dtype: np.dtype[Any], value: object) -> np.dtype[Any]:
@@ -266,6 +267,9 @@ def scalar_result_dtype(dtype: np.dtype[Any], value: object) -> np.dtype[Any]:
     array: :func:`promote`. TypeError for anything else, or an array dtype
     cowarray does not store.
     """
+    found = _SCALAR_RESULT_GET((dtype, type(value)))  # a Python scalar: the common case
+    if found is not None:
+        return found
     try:
         kind = _scalar_kind(value)
     except TypeError:
