@@ -403,53 +403,51 @@ def argsort(
 
 def item(self: Array, *args: Any) -> Any:
     """One element as a Python scalar (all of a one-element array without arguments)."""
+    data = self._data
+    key: Any = None
     if not args:
-        data = self._data
         if data.size != 1:
             raise ValueError(
                 f"x.item() needs an array of one element, this one has {self.size} "
                 f"(shape {self.shape}); pick one with x.item(i) or x[i, j].item()"
             )
-        if families.PENDING:
-            families.flush()  # held-back view writes first, as every operation
-        return data.item()  # (a read: no view of it to make, as reshape made one)
-    if len(args) == 1 and isinstance(args[0], tuple):
-        args = args[0]
-    if len(args) == 1:
-        flat = operator.index(args[0])
-        data = self._data
-        size = data.size
-        if not -size <= flat < size:
+    else:
+        if len(args) == 1 and isinstance(args[0], tuple):
+            args = args[0]
+        if len(args) == 1:
+            flat = operator.index(args[0])
+            size = data.size
+            if not -size <= flat < size:
+                raise IndexError(
+                    f"x.item({flat}): index out of range for an array of {size} elements; "
+                    f"pass a flat index from {-size} to {size - 1}"
+                )
+            # The element at C-order position ``flat``, read where it is: a read
+            # makes no view to join (a reshaped view of x cost 28 times NumPy's item).
+            if data.ndim == 1:
+                key = flat
+            else:
+                position = []
+                rest = flat % size
+                for length in reversed(data.shape):
+                    rest, at = divmod(rest, length)
+                    position.append(at)
+                key = tuple(reversed(position))
+        elif len(args) != data.ndim:
             raise IndexError(
-                f"x.item({flat}): index out of range for an array of {size} elements; "
-                f"pass a flat index from {-size} to {size - 1}"
+                f"x.item() takes one flat index or {self.ndim} indices for shape {self.shape}, "
+                f"got {len(args)}"
             )
-        # The element at C-order position ``flat``, read where it is: a read
-        # makes no view to join (a reshaped view of x cost 28 times NumPy's item).
-        if data.ndim == 1:
-            key: Any = flat
         else:
-            position = []
-            rest = flat % size
-            for length in reversed(data.shape):
-                rest, at = divmod(rest, length)
-                position.append(at)
-            key = tuple(reversed(position))
-        if families.PENDING:
-            families.flush()  # held-back view writes first, as every operation
-        return data[key].item()
-    if len(args) != self.ndim:
-        raise IndexError(
-            f"x.item() takes one flat index or {self.ndim} indices for shape {self.shape}, "
-            f"got {len(args)}"
-        )
-    indices = tuple(operator.index(i) for i in args)  # (exact ints: never a mask)
+            key = tuple(operator.index(i) for i in args)  # (exact ints: never a mask)
     if families.PENDING:
-        families.flush()
+        families.flush()  # held-back view writes first, as every operation
+    if key is None:
+        return data.item()  # (a read: no view of it to make)
     try:
-        element = self._data[indices]
-    except IndexError:
-        return self[indices]._scalar("item")  # cowarray's words for an index out of range
+        element = data[key]
+    except IndexError:  # (i, j) out of range: cowarray's words for it
+        return self[key]._scalar("item")
     return element.item()
 
 
