@@ -98,7 +98,9 @@ def test_threads_taking_over_and_cloning_never_alias() -> None:
     assert_kept_their_values(x, clones)
 
 
-@pytest.mark.parametrize("value", [float, ca.asarray], ids=["a float", "a 0-d array"])
+@pytest.mark.parametrize(
+    "value", [float, np.float64, ca.asarray], ids=["a float", "an np.float64", "a 0-d array"]
+)
 @pytest.mark.parametrize(
     ("shape", "key"),
     [((1000,), 0), ((1000,), (0,)), ((40, 25), (0, 0))],
@@ -108,7 +110,8 @@ def test_threads_writing_fast_and_cloning_never_alias(
     shape: tuple[int, ...], key: int | tuple[int, ...], value: Callable[[float], object]
 ) -> None:
     # x[i] = v and x[i, j] = v on a private array skip the core (v a Python
-    # scalar, or a 0-d array of x's dtype): cloning must still stop them.
+    # scalar, the NumPy scalar type of x's dtype, or a 0-d array of x's
+    # dtype): cloning must still stop them.
     x = ca.zeros(shape)
     clones: list[tuple[ca.Array, float]] = []
     done = threading.Event()
