@@ -27,8 +27,10 @@ Rules enforced here (docs/design.md, rules 2, 3, 7 and 10; §3 there says how):
   (its clone is a snapshot from after the write, never a view of one in
   progress); code on the writing thread itself (a gc callback, a ``__del__``,
   a signal handler) gets an eager copy instead of a share, so nothing
-  re-entered can alias either. Re-entered code is recognised by
-  :data:`_owner`, the thread inside a locked section.
+  re-entered can alias either. Re-entered code is recognised by the lock
+  itself: a section that finds :data:`_lock` already held by its own thread
+  (``_is_owned``, the RLock's own test that ``threading.Condition`` uses) is
+  code running inside another section of this thread.
 * A holder that shares its memory copies only the region it views into a new
   compact buffer, writes there, and only then commits it, so a write that
   raises commits nothing.
@@ -176,7 +178,10 @@ class Holder(Protocol):
 
 # Re-entrant: a garbage collection inside a locked section (any allocation)
 # can end a DLPack exposure, whose release takes this lock on the same thread.
-_lock = threading.RLock()
+# A section opens with ``reentered = _lock._is_owned(); _lock.acquire()``:
+# inline, as a helper call doubled the cost of every section (typed Any:
+# ``_is_owned`` is not in typeshed's stubs).
+_lock: Any = threading.RLock()
 #: The lock, for the one registry that must share it (DLPack's boundary
 #: regions, whose releases run inside collections).
 LOCK: Final = _lock
@@ -309,9 +314,6 @@ def set_observer(new: Observer | None) -> None:
 
 #: Notified whenever an in-place write ends: joiners wait on it.
 _write_ended = threading.Condition(_lock)
-#: The thread inside a locked section, 0 if none. Code that runs on that
-#: thread while it is inside (a gc callback, ``__del__``) sees its own id.
-_owner = 0
 _NO_FAST_WRITE: Final[frozenset[Any]] = frozenset()
 
 
@@ -336,12 +338,11 @@ def _reset_after_fork() -> None:
     forever. The array keeps whatever its memory held at the fork (as with
     NumPy, a write in progress there may be half done).
     """
-    global _owner, _waiting
+    global _waiting
     me = _get_ident()
     lock: Any = _lock  # (the private lock methods are not in typeshed's stubs)
     if not lock._is_owned():  # (held by this thread: a fork from inside a section)
         lock._at_fork_reinit()
-        _owner = 0
     condition: Any = _write_ended
     condition._waiters.clear()  # threads of the parent
     _waiting = 0
@@ -445,24 +446,6 @@ def looks_shared(holder: Holder) -> bool:
     return buf is not None and _gate(buf) and _getrefcount(buf) > _SOLE + 1  # + ``buf``
 
 
-def _enter() -> bool:
-    """Take the lock; True if this thread was already inside (re-entered code)."""
-    global _owner
-    _lock.acquire()
-    me = _get_ident()
-    if _owner == me:
-        return True
-    _owner = me
-    return False
-
-
-def _leave(reentered: bool) -> None:
-    global _owner
-    if not reentered:
-        _owner = 0
-    _lock.release()
-
-
 def _wait_for_writer(holder: Holder, reentered: bool) -> bool:
     """Under the lock: wait while another thread writes ``holder`` in place.
 
@@ -474,7 +457,8 @@ def _wait_for_writer(holder: Holder, reentered: bool) -> bool:
     buf = holder._buf
     if buf is None or not buf.writer:
         return True
-    if reentered or buf.writer == _owner or _WORKING_FOR.get(_owner) == buf.writer:
+    me = _get_ident()
+    if reentered or buf.writer == me or _WORKING_FOR.get(me) == buf.writer:
         # This thread is inside that write: it wrote, or it computes part of
         # it for the writer (a pool thread, cowarray._threads), which waits.
         return False
@@ -507,14 +491,12 @@ def _let_joiners_go_first(holder: Holder) -> bool:
 def _sleep_until_notified() -> None:
     """Under the lock: release it until a write ends or a waiter has had its
     turn (:data:`_write_ended`), then take it back as this section's owner."""
-    global _owner, _waiting
-    _owner = 0
+    global _waiting
     _waiting += 1
     try:
         _write_ended.wait()
     finally:
         _waiting -= 1
-        _owner = _get_ident()
 
 
 # -- joining -----------------------------------------------------------------
@@ -537,7 +519,8 @@ def join(holder: Holder, data: Any) -> Buffer | None:
         and holder._buf is buf
     ):
         return buf
-    reentered = _enter()
+    reentered = _lock._is_owned()
+    _lock.acquire()
     try:
         if not _wait_for_writer(holder, reentered) or holder._data is not data:
             return None
@@ -549,7 +532,7 @@ def join(holder: Holder, data: Any) -> Buffer | None:
         if buf is None or not buf.shareable:
             return None
     finally:
-        _leave(reentered)
+        _lock.release()
     if observer is not None:
         observer.record("share", holder, buf, 0)
     return buf
@@ -575,12 +558,13 @@ def _new_record(holder: Holder) -> None:
 def _settled(holder: Holder) -> Iterator[None]:
     """The lock, held while no other thread writes ``holder`` in place (for
     looking; code re-entered inside a write looks without waiting)."""
-    reentered = _enter()
+    reentered = _lock._is_owned()
+    _lock.acquire()
     try:
         _wait_for_writer(holder, reentered)
         yield
     finally:
-        _leave(reentered)
+        _lock.release()
 
 
 def settled_buffer(holder: Holder) -> Buffer | None:
@@ -677,7 +661,8 @@ def _claim(
     and so does memory ``beside`` goes on sharing: its record is fenced too).
     """
     marker = _marker()
-    reentered = _enter()
+    reentered = _lock._is_owned()
+    _lock.acquire()
     try:
         # (no call when nobody writes the holder: the common case. The record
         # is read twice rather than held, as a local would count as a holder.)
@@ -758,7 +743,7 @@ def _claim(
         marker.fenced.append((holder, keep))
         holder._buf = marker
     finally:
-        _leave(reentered)
+        _lock.release()
     if keep is None and observer is not None:
         observer.record("takeover", holder, buf, 0)
     return _IN_PLACE, keep
@@ -852,11 +837,12 @@ def _page_clone(backend: Any, data: Any, index: Any, minimum: int) -> Any:
 
 def _commit(holder: Holder, data: Any, fast: frozenset[Any], record: Buffer | None = None) -> None:
     """Make ``data`` the holder's memory, with ``record`` (None: fresh memory)."""
-    reentered = _enter()
+    reentered = _lock._is_owned()
+    _lock.acquire()
     try:
         _store(holder, data, record, fast, reentered)
     finally:
-        _leave(reentered)
+        _lock.release()
 
 
 def _store(
@@ -892,7 +878,8 @@ def replace(holder: Holder, result: Any, fast: frozenset[type] = _NO_FAST_WRITE)
     aliases on purpose (exposed to or imported from a DLPack peer): the
     caller writes it in place through :func:`write`, so the peer sees it.
     """
-    reentered = _enter()
+    reentered = _lock._is_owned()
+    _lock.acquire()
     try:
         _wait_for_writer(holder, reentered)
         shared = False
@@ -904,7 +891,7 @@ def replace(holder: Holder, result: Any, fast: frozenset[type] = _NO_FAST_WRITE)
         old_data = holder._data
         _store(holder, result, None, fast, reentered)
     finally:
-        _leave(reentered)
+        _lock.release()
     if shared:
         nbytes = result.nbytes
         if observer is not None:
@@ -1039,7 +1026,8 @@ def expose(
             private = False
         if copy_allowed and not private:
             make_private(holder)
-        reentered = _enter()
+        reentered = _lock._is_owned()
+        _lock.acquire()
         try:
             if reentered or not _wait_for_writer(holder, reentered):
                 raise BufferError(
@@ -1074,7 +1062,7 @@ def expose(
                     "or copy=True"
                 )
         finally:
-            _leave(reentered)
+            _lock.release()
 
 
 def hand_over(holder: Holder, poison: Any) -> tuple[Any, Buffer | None]:
@@ -1083,7 +1071,8 @@ def hand_over(holder: Holder, poison: Any) -> tuple[Any, Buffer | None]:
     ``holder`` is left with ``poison`` as its data and device, so any later
     use fails; no joiner can see it between.
     """
-    reentered = _enter()
+    reentered = _lock._is_owned()
+    _lock.acquire()
     try:
         # (no call when nobody writes the holder; the record is not held, as in _claim)
         if (
@@ -1102,7 +1091,7 @@ def hand_over(holder: Holder, poison: Any) -> tuple[Any, Buffer | None]:
         holder._donated = False
         return taken
     finally:
-        _leave(reentered)
+        _lock.release()
 
 
 def hand_over_stored(holder: Holder, poison: Any, key: int | None, value: Any) -> Any:
@@ -1119,7 +1108,8 @@ def hand_over_stored(holder: Holder, poison: Any, key: int | None, value: Any) -
     between the test and the store; an int too big for the dtype raises
     OverflowError before anything is stored, and ``holder`` stays as it was.
     """
-    reentered = _enter()
+    reentered = _lock._is_owned()
+    _lock.acquire()
     try:
         if reentered or holder._buf is not None:
             return None  # re-entered code, or memory with a record: the general path
@@ -1132,7 +1122,7 @@ def hand_over_stored(holder: Holder, poison: Any, key: int | None, value: Any) -
         holder._donated = False
         return data
     finally:
-        _leave(reentered)
+        _lock.release()
 
 
 def count_eager_copy(holder: Holder, buffer: Buffer | None, nbytes: int) -> None:
