@@ -79,7 +79,8 @@ __all__ = [
     "count_eager_copy",
     "expose",
     "hand_over",
-    "hand_over_stored",
+    "in_section",
+    "hand_over_private",
     "looks_shared",
     "holder_count",
     "join",
@@ -182,6 +183,10 @@ class Holder(Protocol):
 # inline, as a helper call doubled the cost of every section (typed Any:
 # ``_is_owned`` is not in typeshed's stubs).
 _lock: Any = threading.RLock()
+#: Whether this thread is inside a locked section (the lock's own test, a C
+#: call): code re-entered there (a gc callback, ``__del__``, a signal
+#: handler) must take the locked paths, which copy rather than share.
+in_section: Final[Callable[[], bool]] = _lock._is_owned
 #: The lock, for the one registry that must share it (DLPack's boundary
 #: regions, whose releases run inside collections).
 LOCK: Final = _lock
@@ -541,10 +546,14 @@ def join(holder: Holder, data: Any) -> Buffer | None:
 def _new_record(holder: Holder) -> None:
     # Under the lock. The allocation may run a collection whose callbacks
     # re-enter: they see this thread as the owner and copy instead of joining.
+    # The fast writes go first, before anything can let another thread in:
+    # a lock-free hand-over (values.take_over) reads them as "nobody is
+    # sharing this memory", and one that ran before this line left the
+    # holder poisoned, so the reads below raise instead of sharing.
+    holder._fast_write = _NO_FAST_WRITE
     backend = holder._device.backend
     data = holder._data
     record = Buffer(backend.memory_owner(data), backend.owner_nbytes(data))
-    holder._fast_write = _NO_FAST_WRITE
     holder._donated = False
     holder._buf = record
     # The memory is about to be shared: a GPU backend notes the current
@@ -1065,11 +1074,16 @@ def expose(
             _lock.release()
 
 
-def hand_over(holder: Holder, poison: Any) -> tuple[Any, Buffer | None]:
-    """``holder``'s data and record, handed over in one step.
+def hand_over(holder: Holder, poison: Any) -> tuple[Any, Buffer | None, frozenset[Any]]:
+    """``holder``'s data, record and fast writes, handed over in one step.
 
     ``holder`` is left with ``poison`` as its data and device, so any later
-    use fails; no joiner can see it between.
+    use fails; no joiner can see it between. The fast writes go with the
+    memory: under the lock, a non-empty set still means what it meant for
+    ``holder`` (private, writable, nobody joining). Code re-entered inside
+    a section of this thread (a gc callback or ``__del__`` that moves an
+    array being cloned) gets a copy of the data instead: the section it
+    interrupted may be sharing that memory right now.
     """
     reentered = _lock._is_owned()
     _lock.acquire()
@@ -1083,7 +1097,11 @@ def hand_over(holder: Holder, poison: Any) -> tuple[Any, Buffer | None]:
             raise ValueError(
                 "cowarray.move(x) cannot run inside a write of x (a gc callback or __del__)"
             )
-        taken = holder._data, holder._buf
+        taken = holder._data, holder._buf, holder._fast_write
+        if reentered and taken[0] is not poison:
+            copied = holder._device.backend.copy(taken[0])
+            count_eager_copy(holder, taken[1], int(copied.nbytes))
+            taken = copied, None, _NO_FAST_WRITE
         holder._data = poison
         holder._device = poison
         holder._buf = None
@@ -1094,28 +1112,17 @@ def hand_over(holder: Holder, poison: Any) -> tuple[Any, Buffer | None]:
         _lock.release()
 
 
-def hand_over_stored(holder: Holder, poison: Any, key: int | None, value: Any) -> Any:
-    """``holder``'s data with ``data[key] = value`` stored in place (nothing
-    stored for a ``key`` of None), handed over as :func:`hand_over` does;
-    None, with nothing done, unless the memory is private (no record: nobody
-    shares, exposed or imported it).
-
-    The caller guarantees what makes the store safe under the lock: the
-    data is writable and not broadcast, ``key`` is an in-range int and
-    ``value`` an exact scalar of a type the dtype stores as is, so the store
-    runs no Python code (no gc callback, no thread switch) and cannot fail
-    after writing. Under the lock no joiner can make a record of the memory
-    between the test and the store; an int too big for the dtype raises
-    OverflowError before anything is stored, and ``holder`` stays as it was.
-    """
+def hand_over_private(holder: Holder, poison: Any) -> Any:
+    """``holder``'s data, handed over as :func:`hand_over` does; None, with
+    nothing done, unless the memory is private (no record: nobody shares,
+    exposed or imported it), tested under the lock, and this is not code
+    re-entered inside a section of this thread."""
     reentered = _lock._is_owned()
     _lock.acquire()
     try:
         if reentered or holder._buf is not None:
-            return None  # re-entered code, or memory with a record: the general path
+            return None  # re-entered code, or memory with a record
         data = holder._data
-        if key is not None:
-            data[key] = value
         holder._data = poison
         holder._device = poison
         holder._fast_write = _NO_FAST_WRITE

@@ -25,9 +25,11 @@ The invariants kept here:
 - ``_buf`` is None exactly when no other value can hold the memory ``_data``
   views (a fresh result, a private copy); otherwise it is the shared record.
 - ``_fast_write`` is empty at construction: only a write through the core,
-  which has just shown the view private and writable, fills it.
-- ``_donated`` is set only by :func:`donate`, and cleared by the core when
-  the array gains a record or hands its memory over.
+  which has just shown the view private and writable, fills it; a
+  hand-over (:func:`take_over`, :func:`take_over_stored`) passes it, read
+  under the lock, to the array that takes the same memory.
+- ``_donated`` is set only by :func:`donate` and the hand-overs, and
+  cleared by the core when the array gains a record or hands its memory over.
 - A view joins its source's record only if, after the join was built, the
   source still holds that record and that memory (a write on another thread
   replaces one or the other); otherwise the locked path decides.
@@ -120,6 +122,7 @@ _PENDING: Final = families.PENDING
 _flush: Final = families.flush
 _VIEWS: Final = families._Views
 _views_token: Final = families.views_token
+_in_section: Final = cow.in_section
 
 
 def private(data: Any, device: Any) -> Array:
@@ -423,45 +426,92 @@ def lazy_clone(x: Array, /) -> Array:
     """
     if type(x) is not _ARRAY:
         raise not_an_array("lazy_clone", "x", x)
+    device = x._device
     data = x._data
     buf = cow.join(x, data)
     if buf is None:
+        # (x read again: a copy of memory that x was moved away from raises)
         clone = private(x._device.backend.copy(data), x._device)
         cow.count_eager_copy(clone, x._buf, int(clone._data.nbytes))
         return clone
-    clone = private(data, x._device)
+    # (the device read before the join: code re-entered inside it, a gc
+    # callback, may have moved x, which then got a copy: cow.hand_over)
+    clone = private(data, device)
     clone._buf = buf
     return clone
 
 
 def take_over(x: Array, poison: Any) -> Array | None:
-    """A new Array that takes ``x``'s memory and record; ``x`` is left with
-    ``poison`` (any later use raises). None if another thread took it first.
+    """A new Array that takes ``x``'s memory, record and fast writes; ``x``
+    is left with ``poison`` (any later use raises). None if another thread
+    took it first.
 
     The new array is donated (its first update through ``.at`` may take the
     memory) and in ``x``'s view family: to NumPy's eyes ``y = move(x)`` is
-    still ``x``.
+    still ``x``. Memory with fast writes is handed over without the lock
+    (see :func:`take_over_stored`), the rest by :func:`cowarray._core.cow.hand_over`.
     """
     device = x._device
     family = x._family
-    data, buf = cow.hand_over(x, poison)
+    if not _in_section():
+        # From the read of the fast writes to the last slot stored nothing
+        # calls or jumps back, and no store frees an object (each old value
+        # is held by a local or a registry): one step for other threads and
+        # the collector, as take_over_stored's store.
+        fast = x._fast_write
+        if fast:
+            data = x._data
+            x._data = poison
+            x._device = poison
+            x._fast_write = _NO_FAST_WRITE
+            x._donated = False
+            x._family = None
+            return _handed_over(data, None, device, family, fast)
+    data, buf, fast = cow.hand_over(x, poison)
     if data is poison:
         return None
     x._family = None
-    return _handed_over(data, buf, device, family)
+    return _handed_over(data, buf, device, family, fast)
 
 
 def take_over_stored(x: Array, poison: Any, key: int, value: Any) -> Array | None:
     """:func:`take_over` of a private ``x`` after storing the scalar ``value``
-    at ``key`` (:func:`cowarray._core.cow.hand_over_stored`, one step under
-    the lock). None, leaving ``x`` untouched, when the core would not store."""
+    at ``key``, for a caller that has proven nothing else reaches ``x``
+    (cowarray._core.last_use). None, leaving ``x`` untouched, unless
+    ``type(value)`` is one of ``x``'s fast writes and ``key`` is in range.
+
+    Without the lock, on builds with a GIL (elsewhere the fast writes are
+    empty): a non-empty set means that ``x``'s memory is private, writable
+    and not broadcast, that no section of the core has begun to share it
+    (each empties the set first: ``cow._new_record``), and, for a bare
+    type, that ``x`` is 1-D and stores such a value as is (:func:`fast_writes`).
+    So the store is of one element and runs no Python code, and from the
+    read of the set to the last slot stored nothing calls, jumps back or
+    frees an object: no other thread and no gc callback can run between,
+    and none can have joined the memory first. Code re-entered inside a
+    section of this thread (:func:`cowarray._core.cow.in_section`) is
+    refused: the section it interrupted may be sharing ``x`` right now.
+    tests/hostile/test_threads_and_gc_never_alias.py reads the bytecode.
+    """
     device = x._device
     family = x._family
-    data = cow.hand_over_stored(x, poison, key, value)
-    if data is None:
-        return None
-    x._family = None
-    return _handed_over(data, None, device, family)
+    kind = type(value)  # (a call: before the read of the fast writes)
+    if _in_section() or type(kind) is not type:
+        return None  # (a metaclass could hash or compare in Python code)
+    fast = x._fast_write
+    if kind in fast:
+        data = x._data
+        try:
+            data[key] = value
+        except (IndexError, OverflowError):
+            return None  # out of range, or an int too big: refused before storing
+        x._data = poison
+        x._device = poison
+        x._fast_write = _NO_FAST_WRITE
+        x._donated = False
+        x._family = None
+        return _handed_over(data, None, device, family, fast)
+    return None
 
 
 def given_away(x: Array, poison: Any) -> Any:
@@ -470,16 +520,18 @@ def given_away(x: Array, poison: Any) -> Any:
     ``x`` (cowarray._core.last_use) and hands the memory to another library.
 
     None, leaving ``x`` untouched, unless no other value can hold the memory
-    (:func:`cowarray._core.cow.hand_over_stored`: no record, tested under
+    (:func:`cowarray._core.cow.hand_over_private`: no record, tested under
     the lock) and ``x`` is in no view family (a view of it written later
     could not warn).
     """
     if x._family is not None:
         return None
-    return cow.hand_over_stored(x, poison, None, None)
+    return cow.hand_over_private(x, poison)
 
 
-def _handed_over(data: Any, buf: cow.Buffer | None, device: Any, family: Any) -> Array:
+def _handed_over(
+    data: Any, buf: cow.Buffer | None, device: Any, family: Any, fast: frozenset[Any]
+) -> Array:
     # (private's set-up with this array's own slots: a call fewer on the
     # path of ``ca.move(x).at[i].set(v)``)
     if _PENDING:
@@ -488,7 +540,7 @@ def _handed_over(data: Any, buf: cow.Buffer | None, device: Any, family: Any) ->
     array._data = data
     array._buf = buf
     array._device = device
-    array._fast_write = _NO_FAST_WRITE
+    array._fast_write = fast
     array._donated = True
     array._family = family
     return array
