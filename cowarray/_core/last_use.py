@@ -55,6 +55,8 @@ _getrefcount = counts.getrefcount
 #: (references to the array, references to the ``_At``) that an update of a
 #: true temporary shows, measured by :func:`calibrate`; None: never in place.
 minimum: tuple[int, int] | None = None
+#: ``minimum``'s two counts (-1: nothing proven, no count is ever -1).
+_minimum_array = _minimum_at = -1
 #: Whether a kept ``_At`` counts higher than a temporary one (up to 3.13).
 at_count_proves: bool = False
 _measuring = False
@@ -68,14 +70,14 @@ def is_last_use(at: _At, donated: bool) -> bool:
     called directly from ``_update``, itself called directly from the
     ``_At`` method the user called, as the calibration is.
     """
-    counts = (_getrefcount(at.array), _getrefcount(at))
-    if _measuring:
-        _measured.append(counts)
-        return True  # the probes are fresh arrays: taking them copies nothing
-    if minimum is None or counts[0] != minimum[0]:
+    array_count = _getrefcount(at.array)
+    if array_count != _minimum_array or _measuring:
+        if _measuring:
+            _measured.append((array_count, _getrefcount(at)))
+            return True  # the probes are fresh arrays: taking them copies nothing
         return False  # the array itself is held elsewhere (or nothing is proven)
     if at_count_proves:
-        return counts[1] == minimum[1]
+        return _getrefcount(at) == _minimum_at
     return donated
 
 
@@ -84,7 +86,8 @@ def calibrate(
 ) -> None:
     """Measure the counts of three real updates of fresh arrays: a temporary,
     one whose array a name also holds, one whose ``_At`` a name also holds."""
-    global minimum, at_count_proves, _measuring
+    global minimum, at_count_proves, _measuring, _minimum_array, _minimum_at
+    minimum, _minimum_array, _minimum_at = None, -1, -1  # (until proven below)
     measured = []
     for probe in (temporary, array_kept, at_kept):
         _measured.clear()
@@ -96,13 +99,12 @@ def calibrate(
         measured.append(list(_measured))
     ok = sys.implementation.name == "cpython" and all(len(m) == 1 for m in measured)
     if not ok:
-        minimum = None
         return
     (base,), (array_kept_counts,), (at_kept_counts,) = measured
     if array_kept_counts[0] <= base[0]:
-        minimum = None  # a held array would look like a temporary: never in place
-        return
+        return  # a held array would look like a temporary: never in place
     minimum = base
+    _minimum_array, _minimum_at = base
     at_count_proves = at_kept_counts[1] > base[1]
 
 
