@@ -31,7 +31,7 @@ from ._core.values import (
     may_view,
     private,
     reads_own_memory,
-    take_over_stored,
+    take_over,
 )
 from ._devices import CPU
 from ._errors import article, index_beyond_int64, index_out_of_range
@@ -489,7 +489,7 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
         # and the core stores it under its lock and hands the memory over.
         # None when the core would not (an index out of range, a value too
         # big): x is then untouched and the general path says what is wrong.
-        stored = take_over_stored(x, _MOVED, key, values)
+        stored = take_over(x, _MOVED, key, values)
         if stored is not None:
             return stored
     prepared = _prepare(x, key, method, values, mode)
@@ -565,7 +565,7 @@ def _write(
     """
     try:
         # (with its fast writes: the next update of a chain may then take
-        # the lock-free hand-over, values.take_over_stored)
+        # the lock-free hand-over, values.take_over)
         cow.write(result, write, index, operand, fast_writes(result))
     except IndexError as error:
         raise index_out_of_range(

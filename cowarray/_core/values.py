@@ -26,8 +26,8 @@ The invariants kept here:
   views (a fresh result, a private copy); otherwise it is the shared record.
 - ``_fast_write`` is empty at construction: only a write through the core,
   which has just shown the view private and writable, fills it; a
-  hand-over (:func:`take_over`, :func:`take_over_stored`) passes it, read
-  under the lock, to the array that takes the same memory.
+  hand-over (:func:`take_over`) passes it to the array that takes the
+  same memory.
 - ``_donated`` is set only by :func:`donate` and the hand-overs, and
   cleared by the core when the array gains a record or hands its memory over.
 - A view joins its source's record only if, after the join was built, the
@@ -61,7 +61,6 @@ __all__ = [
     "replace_private",
     "reshape_view",
     "take_over",
-    "take_over_stored",
     "transposed",
     "view_of",
 ]
@@ -441,77 +440,73 @@ def lazy_clone(x: Array, /) -> Array:
     return clone
 
 
-def take_over(x: Array, poison: Any) -> Array | None:
+def take_over(x: Array, poison: Any, key: int | None = None, value: Any = None) -> Array | None:
     """A new Array that takes ``x``'s memory, record and fast writes; ``x``
-    is left with ``poison`` (any later use raises). None if another thread
-    took it first.
+    is left with ``poison`` (any later use raises).
 
-    The new array is donated (its first update through ``.at`` may take the
-    memory) and in ``x``'s view family: to NumPy's eyes ``y = move(x)`` is
-    still ``x``. Memory with fast writes is handed over without the lock
-    (see :func:`take_over_stored`), the rest by :func:`cowarray._core.cow.hand_over`.
-    """
-    device = x._device
-    family = x._family
-    if not _in_section():
-        # From the read of the fast writes to the last slot stored nothing
-        # calls or jumps back, and no store frees an object (each old value
-        # is held by a local or a registry): one step for other threads and
-        # the collector, as take_over_stored's store.
-        fast = x._fast_write
-        if fast:
-            data = x._data
-            x._data = poison
-            x._device = poison
-            x._fast_write = _NO_FAST_WRITE
-            x._donated = False
-            x._family = None
-            return _handed_over(data, None, device, family, fast)
-    data, buf, fast = cow.hand_over(x, poison)
-    if data is poison:
-        return None
-    x._family = None
-    return _handed_over(data, buf, device, family, fast)
+    Without ``key``: :func:`cowarray.move`; None if another thread took
+    ``x`` first. The new array is donated (its first update through ``.at``
+    may take the memory) and in ``x``'s view family: to NumPy's eyes
+    ``y = move(x)`` is still ``x``.
 
+    With ``key``: ``value`` is stored at ``key`` first, for a caller that
+    has proven nothing else reaches ``x`` (cowarray._core.last_use). None,
+    leaving ``x`` untouched, unless ``type(value)`` is one of ``x``'s fast
+    writes and ``key`` is in range (an int too big is refused likewise).
 
-def take_over_stored(x: Array, poison: Any, key: int, value: Any) -> Array | None:
-    """:func:`take_over` of a private ``x`` after storing the scalar ``value``
-    at ``key``, for a caller that has proven nothing else reaches ``x``
-    (cowarray._core.last_use). None, leaving ``x`` untouched, unless
-    ``type(value)`` is one of ``x``'s fast writes and ``key`` is in range.
-
-    Without the lock, on builds with a GIL (elsewhere the fast writes are
-    empty): a non-empty set means that ``x``'s memory is private, writable
-    and not broadcast, that no section of the core has begun to share it
-    (each empties the set first: ``cow._new_record``), and, for a bare
-    type, that ``x`` is 1-D and stores such a value as is (:func:`fast_writes`).
-    So the store is of one element and runs no Python code, and from the
-    read of the set to the last slot stored nothing calls, jumps back or
-    frees an object: no other thread and no gc callback can run between,
-    and none can have joined the memory first. Code re-entered inside a
-    section of this thread (:func:`cowarray._core.cow.in_section`) is
-    refused: the section it interrupted may be sharing ``x`` right now.
+    Memory with fast writes is handed over without the lock, on builds with
+    a GIL (elsewhere the set is always empty): a non-empty set means that
+    ``x``'s memory is private, writable and not broadcast, that no section
+    of the core has begun to share it (each empties the set first:
+    ``cow._new_record``), and, for a bare type, that ``x`` is 1-D and stores
+    such a value as is (:func:`fast_writes`). So the store is of one element
+    and runs no Python code, and from the read of the set to the last slot
+    stored nothing calls, jumps back or frees an object (each old slot value
+    is held by a local): no other thread and no gc callback can come
+    between, and none can have joined the memory first. A value whose type
+    has a metaclass is refused (its hash or equality could run Python code
+    and pose as ``float``), and so is code re-entered inside a section of
+    this thread (:func:`cowarray._core.cow.in_section`): the section it
+    interrupted may be sharing ``x`` right now. Anything else goes through
+    :func:`cowarray._core.cow.hand_over`, under the lock.
     tests/hostile/test_threads_and_gc_never_alias.py reads the bytecode.
     """
     device = x._device
     family = x._family
     kind = type(value)  # (a call: before the read of the fast writes)
-    if _in_section() or type(kind) is not type:
-        return None  # (a metaclass could hash or compare in Python code)
-    fast = x._fast_write
-    if kind in fast:
+    # (re-entered code, or a metaclass: the locked way, or none for a store)
+    unlocked = not _in_section() and type(kind) is type
+    fast = x._fast_write if unlocked else _NO_FAST_WRITE
+    if (fast and key is None) or kind in fast:
         data = x._data
-        try:
-            data[key] = value
-        except (IndexError, OverflowError):
-            return None  # out of range, or an int too big: refused before storing
+        if key is not None:
+            try:
+                data[key] = value
+            except (IndexError, OverflowError):
+                return None  # out of range, or an int too big: refused before storing
         x._data = poison
         x._device = poison
         x._fast_write = _NO_FAST_WRITE
         x._donated = False
         x._family = None
-        return _handed_over(data, None, device, family, fast)
-    return None
+        buf = None
+    elif key is not None:
+        return None
+    else:
+        data, buf, fast = cow.hand_over(x, poison)
+        if data is poison:
+            return None
+        x._family = None
+    if _PENDING:
+        _flush()
+    array = _object_new(_ARRAY)  # (private's set-up with the memory's own slots)
+    array._data = data
+    array._buf = buf
+    array._device = device
+    array._fast_write = fast
+    array._donated = True
+    array._family = family
+    return array
 
 
 def given_away(x: Array, poison: Any) -> Any:
@@ -527,23 +522,6 @@ def given_away(x: Array, poison: Any) -> Any:
     if x._family is not None:
         return None
     return cow.hand_over_private(x, poison)
-
-
-def _handed_over(
-    data: Any, buf: cow.Buffer | None, device: Any, family: Any, fast: frozenset[Any]
-) -> Array:
-    # (private's set-up with this array's own slots: a call fewer on the
-    # path of ``ca.move(x).at[i].set(v)``)
-    if _PENDING:
-        _flush()
-    array = _object_new(_ARRAY)
-    array._data = data
-    array._buf = buf
-    array._device = device
-    array._fast_write = fast
-    array._donated = True
-    array._family = family
-    return array
 
 
 def imported(data: Any, buf: cow.Buffer, device: Any) -> Array:

@@ -85,7 +85,7 @@ def _slots_set(function: object) -> list[str]:
 
 
 def test_every_inlined_constructor_sets_every_slot_once() -> None:
-    # The hand-over of ca.move (values._handed_over) differs from private in
+    # The hand-over of ca.move (values.take_over) differs from private in
     # what it stores (a record, donated, the family), not in which slots:
     # a new slot must reach every copy.
     slots = [name for name in values.Value.__slots__ if not name.startswith("__")]
@@ -93,7 +93,7 @@ def test_every_inlined_constructor_sets_every_slot_once() -> None:
         values.private,
         values.transposed,
         values.getitem,
-        values._handed_over,
+        values.take_over,
         operators_module.binary_operation,
         values.view_of,
         values.reshape_view,

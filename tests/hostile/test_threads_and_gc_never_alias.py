@@ -205,48 +205,79 @@ def test_nothing_can_come_between_the_fast_write_check_and_its_store() -> None:
             pytest.fail(f"no store after the check at {start}")
 
 
-# What may run in a lock-free hand-over (values.take_over, take_over_stored)
-# from the read of ``_fast_write`` to the last slot stored: as above, plus
-# stores of locals and slots, one store of the element, forward jumps (over
-# the store's except clause) and the one global, the empty set.
+# What may run in the lock-free hand-over (values.take_over) from the read of
+# ``_fast_write`` to the last slot stored: as above, plus stores of locals
+# and slots, one store of the element, tests of locals, forward jumps (over
+# the store's except clause) and one global, the empty set.
 _IN_A_HAND_OVER = _BETWEEN_CHECK_AND_STORE | {
     "STORE_FAST", "STORE_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST", "STORE_ATTR",
-    "STORE_SUBSCR", "LOAD_CONST", "LOAD_GLOBAL", "JUMP_FORWARD", "POP_JUMP_FORWARD_IF_FALSE",
+    "STORE_SUBSCR", "LOAD_CONST", "LOAD_COMMON_CONSTANT", "LOAD_SMALL_INT", "LOAD_GLOBAL",
+    "IS_OP", "COPY", "POP_TOP", "JUMP_FORWARD", "JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP",
+    "POP_JUMP_IF_TRUE", "POP_JUMP_FORWARD_IF_FALSE", "POP_JUMP_FORWARD_IF_TRUE",
+    "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE", "POP_JUMP_FORWARD_IF_NONE",
+    "POP_JUMP_FORWARD_IF_NOT_NONE",
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("name", ["take_over", "take_over_stored"])
-def test_nothing_can_come_between_the_hand_over_check_and_its_last_store(name: str) -> None:
+def _paths_to(instructions: list[dis.Instruction], start: int, end: int) -> list[list[str]]:
+    """Every forward path of ``instructions`` from index ``start`` to index
+    ``end`` (conditional jumps both ways; the except clauses, reached only
+    through the exception table, are not on a path)."""
+    at = {ins.offset: i for i, ins in enumerate(instructions)}
+    jumps = set(dis.hasjrel) | set(dis.hasjabs)
+    found: list[list[str]] = []
+    stack: list[tuple[int, list[str]]] = [(start, [])]
+    while stack:
+        i, path = stack.pop()
+        ins = instructions[i]
+        path = [*path, f"{ins.opname} {ins.argval}"]
+        if i == end:
+            found.append(path)
+            continue
+        if ins.opname.startswith(("RETURN", "RAISE", "RERAISE")):
+            continue
+        successors = []
+        if ins.opcode in jumps and at.get(ins.argval, -1) > i:
+            successors.append(at[ins.argval])
+        if not ins.opname.startswith("JUMP_FORWARD") and not ins.opname.startswith("JUMP_BACK"):
+            successors.append(i + 1)
+        stack.extend((j, path) for j in successors if j > i)
+    return found
+
+
+@pytest.mark.parametrize("stores", [False, True], ids=["move(x)", "move(x).at[i].set(v)"])
+def test_nothing_can_come_between_the_hand_over_check_and_its_last_store(stores: bool) -> None:
     # The proof that move(x) and move(x).at[i].set(v) may hand x's memory
     # over without the lock on a GIL build, read from this interpreter's
-    # bytecode: no call, no backward jump, no global but the empty set.
+    # bytecode: on every path from the read of the fast writes to the last
+    # slot stored, no call, no backward jump, no global but the empty set.
     from cowarray._core import values
 
-    instructions = list(dis.get_instructions(getattr(values, name)))
-    at = {ins.offset: i for i, ins in enumerate(instructions)}
-    starts = [
+    instructions = list(dis.get_instructions(values.take_over))
+    (start,) = [
         i
         for i, ins in enumerate(instructions)
         if ins.opname == "LOAD_ATTR" and ins.argval == "_fast_write"
     ]
-    assert len(starts) == 1
-    path: list[str] = []
-    i = starts[0]
-    while True:
-        ins = instructions[i]
-        path.append(f"{ins.opname} {ins.argval}")
-        assert ins.opname in _IN_A_HAND_OVER, path
-        if ins.opname == "LOAD_GLOBAL":
-            assert ins.argval == "_NO_FAST_WRITE", path
-        if ins.opname == "STORE_ATTR" and ins.argval == "_family":
-            break  # the last slot: x is poisoned, nothing else reaches its memory
-        # (a conditional jump leaves the fast path; an unconditional one is followed)
-        i = at[ins.argval] if ins.opname == "JUMP_FORWARD" else i + 1
-    stores = [p for p in path if p.startswith("STORE_ATTR")]
-    assert [p.split()[1] for p in stores] == [
-        "_data", "_device", "_fast_write", "_donated", "_family"
-    ]  # fmt: skip
-    assert sum(p.startswith("STORE_SUBSCR") for p in path) == (name == "take_over_stored")
+    end = next(
+        i
+        for i, ins in enumerate(instructions)
+        if i > start and ins.opname == "STORE_ATTR" and ins.argval == "_family"
+    )
+    paths = [
+        p
+        for p in _paths_to(instructions, start, end)
+        if any(o.startswith("STORE_SUBSCR") for o in p) == stores
+    ]
+    assert paths, "no path from the check to the hand-over"
+    for path in paths:
+        for step in path:
+            opname, argval = step.split(" ", 1)
+            assert opname in _IN_A_HAND_OVER, path
+            if opname == "LOAD_GLOBAL":
+                assert argval == "_NO_FAST_WRITE", path
+        slots = [p.split()[1] for p in path if p.startswith("STORE_ATTR")]
+        assert slots == ["_data", "_device", "_fast_write", "_donated", "_family"], path
 
 
 @pytest.mark.parametrize(
