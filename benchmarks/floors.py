@@ -1,9 +1,13 @@
 """Issue 14's sub-microsecond rows beside their floors, in CPU instructions.
 
-A *floor* is the least pure-Python code with cowarray's API shape: a
-5-slot object made with ``object.__new__`` around NumPy's result, behind the
-same property, method, function or operator, with none of cowarray's checks
-(no dtype promotion, no device, no record, no lock). No implementation of the
+A *floor* is the least pure-Python code with cowarray's API shape: an
+object with an Array's six slots made with ``object.__new__`` around NumPy's
+result, behind the same property, method, function or operator with the
+same parameters (a keyword-only parameter with a default costs every call
+some 400 instructions, so the floor has cowarray's: ``copy=`` and ``out=``
+of ``reshape``, ``order=`` and ``copy=`` of the method, ``out=`` of
+``move``, the hints of ``.set``), with none of cowarray's checks (no dtype
+promotion, no device, no record, no lock). No implementation of the
 API in Python can cost less, so a target below its floor needs code outside
 Python. For the functional update the floor is ``move`` (a new object, the
 old one poisoned), ``.at`` and ``[i]`` (an object each) and ``.set`` (the two
@@ -57,6 +61,7 @@ def _inlined(signature: str, data: str, body: str = "") -> Any:
         "    made._buf = None\n"
         "    made._device = None\n"
         "    made._fast_write = ()\n"
+        "    made._donated = False\n"
         "    made._family = None\n"
         "    return made\n"
     )
@@ -95,13 +100,15 @@ class _FloorAt:
 
 
 class _Floor:
-    """An Array's five slots around a NumPy array, and nothing else."""
+    """An Array's six slots around a NumPy array, and nothing else."""
 
-    __slots__ = ("_buf", "_data", "_device", "_family", "_fast_write")
+    __slots__ = ("_buf", "_data", "_device", "_donated", "_family", "_fast_write")
 
     T = property(_inlined("T(self)", "self._data.T"))
     __getitem__ = _inlined("__getitem__(self, key)", "self._data[key]")
-    reshape = _inlined("reshape(self, *shape)", "self._data.reshape(shape)")
+    reshape = _inlined(
+        "reshape(self, *shape, order='C', copy=None)", "self._data.reshape(shape)"
+    )
     __add__ = _inlined("__add__(self, other)", "self._data + other._data")
 
     def __setitem__(self, key: Any, value: Any) -> None:
@@ -114,10 +121,12 @@ class _Floor:
         return indexer
 
 
-floor_reshape = _inlined("floor_reshape(x, shape)", "x._data.reshape(shape)")
+floor_reshape = _inlined(
+    "floor_reshape(x, /, shape, *, copy=None, out=None)", "x._data.reshape(shape)"
+)
 #: ``move``: a new array, the old one poisoned
 floor_move = _inlined(
-    "floor_move(x)", "data", "    data = x._data\n    x._data = x._device = None\n"
+    "floor_move(x, /, *, out=None)", "data", "    data = x._data\n    x._data = x._device = None\n"
 )
 _FLOOR_GLOBALS["_Floor"] = _Floor
 
@@ -127,6 +136,7 @@ def _floor_of(data: np.ndarray) -> _Floor:
     floor._data = data
     floor._buf = None
     floor._device = None
+    floor._donated = False
     return floor
 
 
