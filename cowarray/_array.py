@@ -377,16 +377,20 @@ class Array(Value):
             # Only stores of one element: NumPy lets other threads in while it
             # fills a longer region (a row), and a clone taken then would see
             # it change. The set holds a bare type for x[i] = v only in a 1-D
-            # array, and pairs (type, n) for n ints (values.fast_writes).
-            if type(key) is int and type(value) in self._fast_write:
+            # array, and pairs (type, n) for n ints (values.fast_writes). A
+            # type with a metaclass is never looked up: its hash and equality
+            # could run Python code and pose as float, and NumPy would then
+            # run its __float__ inside the store.
+            kind = type(value)
+            if type(key) is int and type(kind) is type and kind in self._fast_write:
                 self._data[key] = value
                 return
-            if type(key) is tuple:
+            if type(key) is tuple and type(kind) is type:
                 for part in key:
                     if type(part) is not int:
                         break
                 else:
-                    if (type(value), len(key)) in self._fast_write:  # x[i, j] = v
+                    if (kind, len(key)) in self._fast_write:  # x[i, j] = v
                         self._data[key] = value
                         return
             if (

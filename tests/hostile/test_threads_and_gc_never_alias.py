@@ -366,39 +366,59 @@ def test_a_move_on_another_thread_while_a_clone_joins_never_aliases(
     assert_no_aliases([y, clone])
 
 
-def test_a_value_whose_type_hashes_in_python_never_takes_the_lock_free_update() -> None:
+class _PosingAsFloat(type):
+    """A metaclass whose classes hash and compare equal to ``float``."""
+
+    def __hash__(cls) -> int:
+        return hash(float)
+
+    def __eq__(cls, other: object) -> bool:
+        return other is float or other is cls
+
+
+@pytest.mark.parametrize(
+    ("shape", "write"),
+    # (shapes no other test makes: the attacker finds the array by its shape)
+    [
+        ((7919,), lambda x, v: x.__setitem__(1, v)),
+        ((7907,), lambda x, v: x.__setitem__((1,), v)),
+        ((89, 97), lambda x, v: x.__setitem__((0, 1), v)),
+        ((7901,), lambda x, v: ca.move(x).at[1].set(v)),
+    ],
+    ids=["x[1] = v", "x[(1,)] = v", "x[0, 1] = v", "move(x).at[1].set(v)"],
+)
+def test_a_value_posing_as_a_float_never_takes_a_fast_write(
+    shape: tuple[int, ...], write: Callable[[ca.Array, object], object]
+) -> None:
     # A metaclass can make type(v) equal float in the fast writes' set, and
     # then NumPy runs v.__float__ inside the store: there code that finds
-    # the updated array (gc.get_objects) clones it in the middle of the
-    # lock-free hand-over. The update must take the checked way instead.
+    # the written array (gc.get_objects) clones it in the middle of a store
+    # that skips the core. The write must take the checked way instead, so
+    # that the clone keeps the value it had when it was taken.
     import gc
 
-    clones: list[ca.Array] = []
+    clones: list[tuple[ca.Array, np.ndarray]] = []
 
-    class PosingAsFloat(type):
-        def __hash__(cls) -> int:
-            return hash(float)
-
-        def __eq__(cls, other: object) -> bool:
-            return other is float or other is cls
-
-    class Sneaky(metaclass=PosingAsFloat):
+    class Sneaky(metaclass=_PosingAsFloat):
         def __float__(self) -> float:
             for found in gc.get_objects():
                 if type(found) is ca.Array and not clones:
                     with contextlib.suppress(ValueError):  # (a moved array raises)
-                        if found.shape == (7,):
-                            clones.append(ca.lazy_clone(found))
+                        if found.shape == shape:
+                            clone = ca.lazy_clone(found)
+                            clones.append((clone, np.array(clone, copy=True)))
             return 5.0
 
-    x = ca.zeros(7)
-    x[0] = 0.0  # private, fast writes open
-    y = ca.move(x).at[1].set(Sneaky())
-    assert float(y[1]) == 5.0
-    y = ca.move(y).at[2].set(9.0)  # the next update of the chain
-    for clone in clones:
-        assert float(clone[2]) == 0.0, "a clone taken inside the update followed it"
-    assert_no_aliases([y, *clones])
+    x = ca.zeros(shape)
+    x[(0,) * len(shape)] = 0.0  # private, fast writes open
+    result = write(x, Sneaky())
+    y = x if result is None else result
+    assert float(np.asarray(y).flat[1]) == 5.0
+    assert clones, "the value's __float__ ran no clone"
+    y = ca.move(y).at[(0,) * len(shape)].set(9.0)  # and a fast update after it
+    for clone, then in clones:
+        np.testing.assert_array_equal(np.asarray(clone), then)
+    assert_no_aliases([y, *(clone for clone, _ in clones)])
 
 
 def test_a_move_inside_a_clone_of_the_same_array_gets_a_copy(
