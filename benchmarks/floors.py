@@ -106,9 +106,7 @@ class _Floor:
 
     T = property(_inlined("T(self)", "self._data.T"))
     __getitem__ = _inlined("__getitem__(self, key)", "self._data[key]")
-    reshape = _inlined(
-        "reshape(self, *shape, order='C', copy=None)", "self._data.reshape(shape)"
-    )
+    reshape = _inlined("reshape(self, *shape, order='C', copy=None)", "self._data.reshape(shape)")
     __add__ = _inlined("__add__(self, other)", "self._data + other._data")
 
     def __setitem__(self, key: Any, value: Any) -> None:
