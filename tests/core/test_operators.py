@@ -242,3 +242,36 @@ def test_a_small_private_array_of_any_rank_written_by_a_scalar_is_numpys_result(
     assert type(x._data) is np.ndarray  # an array, never a NumPy scalar
     assert_equal_to_model(clone_before, a)
     assert ca.copy_counters().copies == before
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64", "int32", "complex128"], ids=str)
+@pytest.mark.parametrize(("shape", "key"), [((6,), 3), ((6,), -1), ((2, 3), (1, 2))])
+def test_an_element_read_from_a_written_array_is_written_in_place_and_stored_back(
+    dtype: str, shape: tuple[int, ...], key: Any
+) -> None:
+    # x[i] of a private array is new memory nobody else holds: its fast
+    # writes are open from the start, so x[i] += v writes it in place and
+    # stores it back, without the whole in-place machinery. The values are
+    # NumPy's, the element a value of its own, and nothing is copied.
+    from cowarray._core.values import fast_writes
+
+    a = np.arange(6).reshape(shape).astype(dtype)
+    x = ca.asarray(a)
+    x[(0,) * len(shape)] = a[(0,) * len(shape)]  # the core has found x private and writable
+    element = x[key]
+    assert element._fast_write == fast_writes(element)
+    element_then = np.asarray(a[key]).copy()
+    before = ca.copy_counters().copies
+    for _ in range(3):
+        x[key] += 2
+        a[key] += 2
+    assert_equal_to_model(x, a)
+    assert ca.copy_counters().copies == before
+    element += 2  # the element read before is a value: x keeps its own
+    assert_equal_to_model(x, a)
+    assert_equal_to_model(element, element_then + 2)
+    # An export aliases the element on purpose (NumPy's protocols): its next
+    # in-place write must reach the export, not replace the memory under it.
+    exported = np.asarray(element)
+    element += 2
+    assert exported[()] == element_then + 4
