@@ -27,7 +27,8 @@ The invariants kept here:
 - ``_fast_write`` is empty at construction: only a write through the core,
   which has just shown the view private and writable, fills it; a
   hand-over (:func:`take_over`) passes it to the array that takes the
-  same memory.
+  same memory, and :func:`getitem` opens it on the new 0-d element it
+  makes of an array that has it (new memory: private and writable).
 - ``_donated`` is set only by :func:`donate` and the hand-overs, and
   cleared by the core when the array gains a record or hands its memory over.
 - A view joins its source's record only if, after the join was built, the
