@@ -266,7 +266,7 @@ def inplace_operator(name: str) -> Callable[[Array, Any], Array]:
             result = function(data, operand if kind is Array else other)
             if type(result) is not entry[1]:
                 # (of a 0-d array NumPy gives a scalar: an Array holds arrays)
-                result = self._device.backend.asarray(result)
+                result = self._device.backend.plain_asarray(result)
             # Stored if still private, still this memory.
             if replace_private(self, data, result):
                 return self

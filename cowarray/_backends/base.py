@@ -90,6 +90,11 @@ class Backend(Protocol):
     #: a copy. The fast path of :func:`cowarray.reshape` calls it directly, so
     #: it should run no Python frame of its own (NumPy: the method descriptor).
     reshape_view: Callable[[Any, tuple[Any, ...]], Any]
+    #: ``plain_asarray(obj)``: :meth:`asarray` with no keyword, for a scalar
+    #: the library gave (a 0-d result, ``a[i]``) made a 0-d array. ``x[i]``
+    #: and every 0-d result call it, so it should run no Python frame of its
+    #: own where the library allows (NumPy: ``np.asarray`` itself).
+    plain_asarray: Callable[[Any], Any]
     #: True where every write of a private buffer must go through
     #: :meth:`must_copy_before_write` (a GPU backend orders it after copies still
     #: reading the memory), so the Array's unchecked scalar-write path is off.

@@ -213,6 +213,7 @@ class CupyBackend:
         self._cuda_device = cupy.cuda.Device(device_id)
         self.xp = standard_namespace(device_id)
         self.reshape_view = self.xp.reshape  # on this GPU (a copy launches a kernel)
+        self.plain_asarray: Callable[[Any], Any] = self.asarray  # (sets this GPU current)
         self.pending = _Pending()
         self.share_streams = _ShareStreams()
         self._device_label = f"cuda:{device_id}"

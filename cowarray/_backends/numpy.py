@@ -249,6 +249,8 @@ class NumpyBackend:
         self.xp = _standard_namespace()
         # The method descriptor: no Python frame between cowarray and NumPy.
         self.reshape_view: Callable[[Any, tuple[Any, ...]], Any] = np.ndarray.reshape
+        # asarray's keyword-free case, without its Python frame (a sixth of x[i])
+        self.plain_asarray: Callable[[Any], Any] = np.asarray
         #: Copies of NumPy data at least this big go to page blocks (None: never).
         self.page_memory_min: int | None = None
 

@@ -868,7 +868,7 @@ def _store(
         # A ufunc of 0-d arrays returns a scalar, not an array: an Array
         # holds only arrays (its exports view them; a scalar's memory is freed
         # with it). The one store of a value computed elsewhere converts here.
-        data = holder._device.backend.asarray(data)
+        data = holder._device.backend.plain_asarray(data)
     if holder._buf is None or not holder._buf.writer:
         holder._buf = record
     holder._data = data

@@ -157,7 +157,7 @@ def fresh(result: Any, device: Any) -> Array:
     """
     array_type = device.backend.array_type
     if type(result) is not array_type:
-        result = device.backend.asarray(result)  # (NumPy's scalar of a 0-d result)
+        result = device.backend.plain_asarray(result)  # (NumPy's scalar of a 0-d result)
     if type(result) is array_type and result.base is None:
         return private(result, device)
     return _wrap(result, device, ())
@@ -290,7 +290,7 @@ def getitem(source: Array, key: Any, /) -> Array:
         if _PENDING:
             _flush()
         element = _object_new(_ARRAY)
-        element._data = source._device.backend.asarray(view)
+        element._data = source._device.backend.plain_asarray(view)
         element._buf = None
         element._device = source._device
         fast = source._fast_write

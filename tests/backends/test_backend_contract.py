@@ -145,6 +145,20 @@ def test_floor_divide_gives_the_true_quotient_where_one_operand_is_infinite() ->
     assert np.isnan(result[3])
 
 
+def test_plain_asarray_makes_a_library_scalar_a_new_writable_0d_array(backend: Any) -> None:
+    # x[i]'s element and every 0-d result: new memory of the backend, which
+    # the core gives fast writes at once, so it must be writable and owned.
+    data = backend.asarray(np.arange(3.0))
+    scalar = data[1]
+    made = backend.plain_asarray(scalar)
+    assert type(made) is backend.array_type and made.shape == ()
+    assert made.dtype == data.dtype and float(backend.to_numpy(made)) == 1.0
+    assert not backend.may_share_memory(made, data)
+    assert not backend.must_copy_before_write(made)
+    as_before = backend.asarray(scalar)
+    assert type(as_before) is type(made) and as_before.dtype == made.dtype
+
+
 def test_reshape_view_views_when_it_can_and_copies_otherwise(backend: Any) -> None:
     data = backend.asarray(np.arange(6.0))
     view = backend.reshape_view(data, (2, 3))
