@@ -485,8 +485,9 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
     ):
         # The common scalar update of an array nothing else can see: an
         # exact scalar that x's 1-D, private, writable memory stores as is
-        # (its fast writes), so no Python code runs before the proof above
-        # and the core stores it under its lock and hands the memory over.
+        # (its fast writes), so no Python code runs before the proof above,
+        # and the core stores it and hands the memory over (without its lock
+        # where the fast writes prove that safe: values.take_over).
         # None when the core would not (an index out of range, a value too
         # big): x is then untouched and the general path says what is wrong.
         stored = take_over(x, _MOVED, key, values)
