@@ -10,8 +10,11 @@ NumPy call, in interleaved rounds, and prints the medians. A loop "pays" from
 the smallest size from which splitting it is faster at that size and at every
 larger one measured. cowarray's ``DEFAULT_THRESHOLD`` is where ``add`` (the
 cheapest loop, so the last to pay) does, as a power of two; the costly loops
-(``exp``, ``sin``, ...) split from ``DEFAULT_THRESHOLD // COSTLY_FACTOR``,
-which should be no lower than where ``exp`` pays. Timings are printed, never
+(``sin``, ``cos``, ``logaddexp``: several times ``add``'s time per element)
+split from ``DEFAULT_THRESHOLD // COSTLY_FACTOR``, which should be no lower
+than where ``sin`` pays. ``exp`` stands for the loops NumPy's SIMD code makes
+about as cheap as ``add`` (``log``, ``power``, ...): they split where ``add``
+does, and should pay no earlier than ``add`` does. Timings are printed, never
 checked.
 """
 
@@ -95,6 +98,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"splitting {name} pays {where}")
     print(
         f"cowarray's DEFAULT_THRESHOLD: {_parallel.DEFAULT_THRESHOLD} elements; costly loops "
+        f"({', '.join(sorted(ufunc.__name__ for ufunc in _parallel._COSTLY))}) "
         f"from {_parallel.DEFAULT_THRESHOLD // _parallel.COSTLY_FACTOR}"
     )
 

@@ -108,23 +108,16 @@ def _machine_threads() -> int:
         return os.cpu_count() or 1
 
 
-#: Loops that cost about as much per element as ``sin`` (tens of cycles, not
-#: one or two) split from ``threshold // COSTLY_FACTOR`` elements: splitting
-#: ``sin`` pays from about 1/32 of where ``a + b`` does
-#: (``benchmarks/parallel_threshold.py``), ``exp`` from about 1/16.
+#: Loops that cost several times ``a + b`` per element split from
+#: ``threshold // COSTLY_FACTOR`` elements: on the 2-core machine, with NumPy
+#: 2.4's SIMD loops, ``sin`` and ``cos`` take 5-6x ``add``'s time and
+#: ``logaddexp`` 15x, and splitting ``sin`` pays from 2^16 elements
+#: (``benchmarks/parallel_threshold.py``). ``exp``, ``log``, ``power`` and
+#: the other inverse and hyperbolic loops take 0.7-2.5x ``add``'s time:
+#: split from 2^16 they took 2-3x one call's time at 10^5 elements (waking
+#: the pool costs about 110 us there), so they split where ``add`` does.
 COSTLY_FACTOR: Final = 16
-_COSTLY: Final = frozenset(
-    {np.acos, np.acosh, np.asin, np.asinh, np.atan, np.atan2, np.atanh, np.cos, np.cosh}
-    | {np.exp, np.exp2, np.expm1, np.log, np.log10, np.log1p, np.log2, np.logaddexp}
-    | {np.logaddexp2, np.power, np.sin, np.sinh, np.tan, np.tanh}
-)
-
-#: Scalar exponents NumPy's ``power`` loop computes as cheaply as ``a + b``
-#: (a square, a copy), of the Python types an operator passes on as they are
-#: (``2.0 in`` the set too: it equals 2). Measured on a 10^4x8x4 float64
-#: array: 2 and 1 take ``a + b``'s time, 0.5 2.7x it, -1 1.8x, 3 3.8x.
-_LOOP_EXPONENTS: Final = frozenset({1, 2})
-_PLAIN_EXPONENT_TYPES: Final = frozenset({int, float})
+_COSTLY: Final = frozenset({np.cos, np.sin, np.logaddexp, np.logaddexp2})
 
 _num_threads: int = int_from_environment(_THREADS_VARIABLE, _machine_threads(), 1)
 _threshold: int = int_from_environment(_THRESHOLD_VARIABLE, DEFAULT_THRESHOLD, 0)
@@ -293,14 +286,8 @@ def _update_gate() -> None:
 _reuse.ON_BUDGET_CHANGE.append(_update_gate)
 
 
-def _threshold_of(ufunc: np.ufunc, inputs: tuple[Any, ...]) -> int:
-    costly = ufunc in _COSTLY and not (ufunc is np.power and _loop_exponent(inputs[1]))
-    return max(2, _threshold // COSTLY_FACTOR if costly else _threshold)
-
-
-def _loop_exponent(exponent: Any) -> bool:
-    """Whether NumPy's ``power`` loop takes ``exponent`` as cheaply as ``a + b`` does."""
-    return type(exponent) in _PLAIN_EXPONENT_TYPES and exponent in _LOOP_EXPONENTS
+def _threshold_of(ufunc: np.ufunc) -> int:
+    return max(2, _threshold // COSTLY_FACTOR if ufunc in _COSTLY else _threshold)
 
 
 # -- the pool ----------------------------------------------------------------------
@@ -506,7 +493,7 @@ def parallel_ufunc(ufunc: np.ufunc) -> Callable[..., Any]:
 
 def _split_call(ufunc: np.ufunc, inputs: tuple[Any, ...], out: Any) -> Any:
     # (a warning names the wrapper's caller: 5 frames up from the one that warns)
-    threshold = _threshold_of(ufunc, inputs)
+    threshold = _threshold_of(ufunc)
     if out is None:
         if all(type(x) is not _ndarray or x.size < threshold for x in inputs):
             return _reused_call(ufunc, inputs)  # (too small to split)
@@ -530,7 +517,7 @@ def _plan(
     if shape is None:
         return None
     if out is None:
-        if math.prod(shape) < _threshold_of(ufunc, inputs):
+        if math.prod(shape) < _threshold_of(ufunc):
             return None
         out = _output(ufunc, inputs, shape)
     elif not _fits(ufunc, out, inputs, shape):
@@ -610,7 +597,7 @@ def _fits(ufunc: np.ufunc, out: Any, inputs: tuple[Any, ...], shape: tuple[int, 
     """Whether ``out`` can be written block by block as NumPy writes it whole."""
     if type(out) is not _ndarray or out.dtype.kind not in _COMPUTED_KINDS:
         return False
-    if out.size < _threshold_of(ufunc, inputs) or not out.flags.writeable:
+    if out.size < _threshold_of(ufunc) or not out.flags.writeable:
         return False
     try:
         if np.broadcast_shapes(out.shape, shape) != out.shape:
