@@ -394,6 +394,18 @@ class Array(Value):
                         self._data[key] = value
                         return
             if (
+                self._buf is not None
+                and (type(key) is int or type(key) is tuple)
+                and not cow.looks_shared(self)
+                and cow.reclaim(self, fast_writes(self))
+                and type(value) is not Array
+            ):
+                # Alone after all (x[a:b] += d left x the record its view
+                # held): this write and the next go the fast way above (an
+                # Array's element, the way below).
+                Array.__setitem__(self, key, value)
+                return
+            if (
                 type(value) is Array
                 and (type(key) is int or type(key) is tuple)
                 and _one_element_of_its_kind(self, key, value)
@@ -421,7 +433,7 @@ class Array(Value):
                 families.note_write(self, value, "x[...] = value")
             cow.write(self, operator.setitem, index, converted, fast_writes(self), beside)
         except (IndexError, OverflowError) as error:
-            raise _index_error(key, self.shape, error) from None
+            raise _index_error(key, self.shape, error, value, self._data.dtype) from None
         except ValueError as error:
             if not str(error).startswith("could not broadcast"):
                 raise
@@ -626,17 +638,26 @@ def _check_same_kind(source: DType, target: DType) -> None:
 
 
 def _index_error(
-    key: Any, shape: tuple[int, ...], error: IndexError | OverflowError
+    key: Any,
+    shape: tuple[int, ...],
+    error: IndexError | OverflowError,
+    value: object = None,
+    dtype: Any = None,
 ) -> BaseException:
     """What ``x[key]`` or ``x[key] = v`` raises for ``error``: an index beyond
     int64 (NumPy: C's OverflowError text) or out of range, in cowarray's
-    words; an OverflowError about the value as it is (cowarray's words
-    already, from check_int_fits, or the backend's)."""
+    words; an OverflowError about the value ``v`` as check_int_fits words it
+    (the fast store hands NumPy a Python int as it is), or as it is."""
     huge = index_beyond_int64(key, shape)
     if huge is not None:
         return huge
     if isinstance(error, IndexError):
         return index_out_of_range(error, shape)
+    if dtype is not None:
+        try:
+            check_int_fits(value, dtype)
+        except OverflowError as words:
+            return words
     return error
 
 

@@ -88,6 +88,7 @@ __all__ = [
     "notify",
     "only_reference_is",
     "reader_may_stay",
+    "reclaim",
     "replace",
     "set_observer",
     "settled_buffer",
@@ -976,6 +977,62 @@ def reader_may_stay(holder: Holder, index: Any, reader: Holder) -> bool | None:
             return None
     make_private(reader)
     return False
+
+
+def reclaim(holder: Holder, fast: frozenset[Any]) -> bool:
+    """Drop the record of a holder that nobody shares any more and give it
+    ``fast`` (:func:`cowarray._core.values.fast_writes`): True if done.
+
+    A view that wrote its parent's memory beside it (``x[a:b] += d``, see
+    :func:`write`) leaves the parent a record after the view has died, and
+    nothing tells the record of that death. Without this, the parent's next
+    ``x[i] = v`` took the whole write path to find itself alone; after it,
+    that write and the ones that follow skip the core. The decision is
+    ``_claim``'s for a sole holder (gate closed, then counted), without a
+    write: plain memory (not exposed, foreign or read-only), no writer, no
+    waiting joiner, a view the backend lets us write, and never re-entered
+    code. False leaves everything as it was (the gate open again).
+    """
+    if not fast or not FAST_WRITES:
+        return False
+    backend = holder._device.backend
+    data = holder._data
+    if backend.must_copy_before_write(data):  # (may allocate: outside the lock)
+        return False
+    reentered = _lock._is_owned()
+    _lock.acquire()
+    try:
+        if (
+            reentered
+            or holder._buf is None
+            or holder._buf.writer
+            or not _gate(holder._buf)
+            or holder._buf.read_only
+            or holder._data is not data
+            or (_joiners and id(holder) in _joiners)
+        ):
+            return False
+        # Close the gate, then count, holding no reference of our own.
+        record_id = id(holder._buf)
+        holder._buf.shareable = False
+        count = _count(holder)
+        buf = holder._buf
+        if buf is None or id(buf) != record_id or holder._data is not data:
+            return False  # a gc callback wrote the holder meanwhile (as in _claim)
+        if count > _SOLE:
+            buf.shareable = True  # (its gate was open: not exposed, not foreign)
+            return False
+        pages = PAGE_COW[backend]
+        if pages is not None:
+            pages.note_write_in_place(data)  # written in place from here on
+        holder._buf = None
+        holder._fast_write = fast
+        holder._donated = False
+    finally:
+        _lock.release()
+    if observer is not None:
+        observer.record("takeover", holder, buf, 0)
+    return True
 
 
 def make_private(holder: Holder) -> None:

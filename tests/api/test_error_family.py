@@ -49,6 +49,12 @@ def _inputs() -> Inputs:
     }
 
 
+def _set_fast(x: ca.Array, key: Any, value: Any) -> None:
+    """``x[key] = value`` once a write has found ``x`` private: the store that skips the core."""
+    x[key] = x[key].item()  # (the same value)
+    x[key] = value
+
+
 def _set(x: ca.Array, key: Any, value: Any) -> None:
     x[key] = value
 
@@ -109,6 +115,14 @@ CASES: list[Case] = [
     ("full uint8", lambda a: ca.full(3, 300, dtype=ca.uint8), OverflowError, "fill_value", "pass"),
     ("full_like huge", lambda a: ca.full_like(a["xi"], 2**70), OverflowError, "fill_value", "pass"),
     ("setitem huge", lambda a: _set(a["xi"], 0, 2**70), OverflowError, "value", "pass"),
+    ("setitem huge, fast", lambda a: _set_fast(a["xi"], 0, 2**70), OverflowError, "value", "pass"),
+    (
+        "setitem -huge, fast",
+        lambda a: _set_fast(a["xi"], -1, -(2**70)),
+        OverflowError,
+        "value",
+        "pass",
+    ),
     ("setitem uint8", lambda a: _set(a["xu8"], 0, 300), OverflowError, "value", "wider dtype"),
     ("setitem negative uint8", lambda a: _set(a["xu8"], 0, -1), OverflowError, "value", "pass"),
     ("at set huge", lambda a: a["xi"].at[0].set(2**70), OverflowError, "value", "pass"),

@@ -277,3 +277,56 @@ def test_an_element_read_from_a_written_array_is_written_in_place_and_stored_bac
     exported = np.asarray(element)
     element += 2
     assert exported[()] == element_then + 4
+
+
+@pytest.mark.parametrize(
+    ("shape", "region", "element"),
+    [((10,), slice(1, -1), 0), ((4, 5), (slice(None), 1), (0, 0))],
+    ids=["x[1:-1] += d", "x[:, 1] += d"],
+)
+def test_an_array_written_through_its_temporary_view_is_alone_at_its_next_element_write(
+    shape: tuple[int, ...], region: Any, element: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # x[a:b] += d writes x's memory through the temporary view, which leaves
+    # x the sharing record the view held. The next x[i] = v finds x alone
+    # (cow.reclaim) rather than taking the whole write path: nothing is
+    # copied, x is private again, and the writes after it skip the core
+    # (where unchecked writes are on).
+    from cowarray._core import cow
+
+    whole_write_path: list[object] = []
+    write = cow.write
+    monkeypatch.setattr(cow, "write", lambda *a, **k: whole_write_path.append(a) or write(*a, **k))
+    a = np.arange(float(np.prod(shape))).reshape(shape)
+    x, model = ca.asarray(a), a.copy()
+    before = ca.copy_counters().copies
+    for step in range(3):
+        x[region] += 0.5
+        model[region] += 0.5
+        assert x._buf is not None  # (the view's record: what this test is about)
+        whole_write_path.clear()
+        x[element] = float(step)
+        assert not whole_write_path or not cow.FAST_WRITES
+        model[element] = float(step)
+        x[element] = x[region][1]  # a one-element value read from x itself
+        model[element] = model[region][1]
+        assert cow.state_of(x) == "private"
+        assert bool(x._fast_write) == cow.FAST_WRITES
+    assert_equal_to_model(x, model)
+    assert ca.copy_counters().copies == before
+
+
+def test_an_array_whose_view_lives_copies_at_its_next_element_write() -> None:
+    # The same write with the view alive: x is not alone, so the write copies
+    # and the view keeps the values it had.
+    a = np.arange(10.0)
+    x = ca.asarray(a)
+    x[1:-1] += 0.5
+    view = x[1:4]
+    x[0] = 9.0
+    x[1] = 9.0
+    assert_equal_to_model(view, a[1:4] + 0.5)
+    expected = a.copy()
+    expected[1:-1] += 0.5
+    expected[:2] = 9.0
+    assert_equal_to_model(x, expected)

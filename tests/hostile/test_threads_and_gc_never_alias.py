@@ -98,6 +98,57 @@ def test_threads_taking_over_and_cloning_never_alias() -> None:
     assert_kept_their_values(x, clones)
 
 
+def test_threads_writing_a_slice_in_place_then_an_element_and_cloning_never_alias() -> None:
+    # x[a:b] += d leaves x the record its temporary view held; the element
+    # write after it finds x alone (cow.reclaim) and goes fast from there on.
+    # A clone or a view taken by another thread at any point must keep its values.
+    x = ca.zeros(1000)
+    clones: list[tuple[ca.Array, float]] = []
+    done = threading.Event()
+
+    def writer() -> None:
+        for i in range(3000):
+            x[1:5] += 1.0
+            x[0] = float(i + 1)
+            x[-1] = x[1]
+        done.set()
+
+    def cloner() -> None:
+        while not done.is_set():
+            c = ca.lazy_clone(x)
+            clones.append((c, float(c[0])))
+            s = x[:10]
+            clones.append((s, float(s[0])))
+
+    race(writer, cloner)
+    assert_kept_their_values(x, clones)
+
+
+@pytest.mark.parametrize(
+    "shared_before", [False, True], ids=["a view of it died", "a clone of it lives"]
+)
+def test_a_gc_callback_cloning_while_an_array_reclaims_its_memory_gets_its_own_value(
+    shared_before: bool,
+) -> None:
+    x = ca.zeros(64)
+    x[1:5] += 1.0  # x keeps the record its view held
+    kept = ca.lazy_clone(x) if shared_before else None
+    clones: list[ca.Array] = []
+    armed = [True]
+
+    def clone() -> None:
+        if armed[0] and len(clones) < 50:
+            clones.append(ca.lazy_clone(x))
+            clones.append(x[1:])
+
+    with gc_callback(clone):
+        x[0] = 7.0
+        armed[0] = False
+    if kept is not None:
+        assert float(kept[0]) == 0.0
+    assert_no_aliases([x, *clones, *([kept] if kept is not None else [])])
+
+
 @pytest.mark.parametrize(
     "value", [float, np.float64, ca.asarray], ids=["a float", "an np.float64", "a 0-d array"]
 )
