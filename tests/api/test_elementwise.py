@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import operator
 from typing import Any
 
 import numpy as np
@@ -515,3 +516,28 @@ def test_complex_division_by_an_infinite_number_gives_numpys_signed_zeros(
     assert_matches(1 / y, inverse, exact=True)
     x /= y
     assert_matches(x, quotient, exact=True)
+
+
+@pytest.mark.parametrize(
+    "dtype", ["bool", "int8", "uint16", "int64", "float16", "float32", "float64", "complex64"]
+)
+@pytest.mark.parametrize("scalar", [1.5, 2, True, 0.5j], ids=["float", "int", "bool", "complex"])
+def test_operators_with_a_python_scalar_give_numpys_dtype(dtype: str, scalar: object) -> None:
+    # (a Python float with a floating array skips the promotion table: the
+    # operators' shortcut must give the table's answer, NumPy 2's)
+    if dtype == "bool" and scalar is True:
+        pytest.skip("the standard's arithmetic refuses booleans (NumPy's add is logical or)")
+    model = np.asarray([1, 2], dtype=dtype)
+    x = ca.asarray(model)
+    for op in (operator.add, operator.mul, operator.sub, operator.truediv):
+        for left, right, a, b in ((x, scalar, model, scalar), (scalar, x, scalar, model)):
+            try:
+                with np.errstate(all="ignore"):
+                    expected = op(a, b)
+            except TypeError:
+                with pytest.raises(TypeError):
+                    op(left, right)
+                continue
+            result = op(left, right)
+            assert result.dtype == expected.dtype, (op, left, right)
+            assert_matches(result, expected)
