@@ -32,14 +32,20 @@ import cowarray as ca
         pytest.param(lambda x: x.__setitem__(ca.asarray([0, 1]), 1.0), id="x[idx] = v"),
     ],
 )
-@pytest.mark.parametrize("shared_before", [False, True], ids=["private", "last-holder"])
+@pytest.mark.parametrize("before", ["private", "last-holder", "its view died", "a clone lives"])
 def test_a_gc_callback_cloning_inside_a_write_gets_its_own_value(
-    write: object, shared_before: bool
+    write: object, before: str
 ) -> None:
     x = ca.zeros(64)
-    if shared_before:
+    kept = []
+    if before == "last-holder":
         gone = ca.lazy_clone(x)  # x has a sharing record, and is its last holder below
         del gone
+    elif before == "its view died":
+        x[1:5] += 0.0  # x keeps the record its temporary view held (cow.reclaim's case)
+    elif before == "a clone lives":
+        x[1:5] += 0.0
+        kept.append(ca.lazy_clone(x))
     clones: list[ca.Array] = []
     armed = [True]
 
@@ -51,9 +57,10 @@ def test_a_gc_callback_cloning_inside_a_write_gets_its_own_value(
     with gc_callback(clone):
         write(x)  # type: ignore[operator]
         armed[0] = False
+    assert all(float(c[0]) == 0.0 for c in kept)
     # Whatever each clone holds (from before or after the write), nothing that
     # is written from now on may show in another.
-    assert_no_aliases([x, *clones])
+    assert_no_aliases([x, *clones, *kept])
 
 
 def race(*bodies: Callable[[], None]) -> None:
@@ -75,78 +82,45 @@ def assert_kept_their_values(
     assert not changed, f"{len(changed)} of {len(clones)} clones followed x, e.g. {changed[:3]}"
 
 
-def test_threads_taking_over_and_cloning_never_alias() -> None:
-    x = ca.zeros(1000)
-    clones: list[tuple[ca.Array, float]] = []
-    done = threading.Event()
-
-    def writer() -> None:
-        for i in range(3000):
-            gone = ca.lazy_clone(x)
-            del gone
-            x[0] = float(i + 1)  # the last holder writes in place
-        done.set()
-
-    def cloner() -> None:
-        while not done.is_set():
-            c = ca.lazy_clone(x)
-            clones.append((c, float(c[0])))
-            s = x[:10]
-            clones.append((s, float(s[0])))
-
-    race(writer, cloner)
-    assert_kept_their_values(x, clones)
+def _drop_a_clone_then_write(x: ca.Array, i: int) -> None:
+    gone = ca.lazy_clone(x)
+    del gone
+    x[0] = float(i + 1)  # the last holder writes in place
 
 
-def test_threads_writing_a_slice_in_place_then_an_element_and_cloning_never_alias() -> None:
+def _write_a_slice_in_place_then_elements(x: ca.Array, i: int) -> None:
     # x[a:b] += d leaves x the record its temporary view held; the element
     # write after it finds x alone (cow.reclaim) and goes fast from there on.
-    # A clone or a view taken by another thread at any point must keep its values.
-    x = ca.zeros(1000)
-    clones: list[tuple[ca.Array, float]] = []
-    done = threading.Event()
-
-    def writer() -> None:
-        for i in range(3000):
-            x[1:5] += 1.0
-            x[0] = float(i + 1)
-            x[-1] = x[1]
-        done.set()
-
-    def cloner() -> None:
-        while not done.is_set():
-            c = ca.lazy_clone(x)
-            clones.append((c, float(c[0])))
-            s = x[:10]
-            clones.append((s, float(s[0])))
-
-    race(writer, cloner)
-    assert_kept_their_values(x, clones)
+    x[1:5] += 1.0
+    x[0] = float(i + 1)
+    x[-1] = x[1]
 
 
 @pytest.mark.parametrize(
-    "shared_before", [False, True], ids=["a view of it died", "a clone of it lives"]
+    "step",
+    [_drop_a_clone_then_write, _write_a_slice_in_place_then_elements],
+    ids=["the last holder writes", "x[a:b] += d, then x[i] = v"],
 )
-def test_a_gc_callback_cloning_while_an_array_reclaims_its_memory_gets_its_own_value(
-    shared_before: bool,
-) -> None:
-    x = ca.zeros(64)
-    x[1:5] += 1.0  # x keeps the record its view held
-    kept = ca.lazy_clone(x) if shared_before else None
-    clones: list[ca.Array] = []
-    armed = [True]
+def test_threads_taking_over_and_cloning_never_alias(step: Callable[[ca.Array, int], None]) -> None:
+    # A clone or a view taken by another thread at any point keeps its values.
+    x = ca.zeros(1000)
+    clones: list[tuple[ca.Array, float]] = []
+    done = threading.Event()
 
-    def clone() -> None:
-        if armed[0] and len(clones) < 50:
-            clones.append(ca.lazy_clone(x))
-            clones.append(x[1:])
+    def writer() -> None:
+        for i in range(3000):
+            step(x, i)
+        done.set()
 
-    with gc_callback(clone):
-        x[0] = 7.0
-        armed[0] = False
-    if kept is not None:
-        assert float(kept[0]) == 0.0
-    assert_no_aliases([x, *clones, *([kept] if kept is not None else [])])
+    def cloner() -> None:
+        while not done.is_set():
+            c = ca.lazy_clone(x)
+            clones.append((c, float(c[0])))
+            s = x[:10]
+            clones.append((s, float(s[0])))
+
+    race(writer, cloner)
+    assert_kept_their_values(x, clones)
 
 
 @pytest.mark.parametrize(
