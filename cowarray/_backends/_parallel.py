@@ -440,11 +440,16 @@ def parallel_ufunc(ufunc: np.ufunc) -> Callable[..., Any]:
         raise ValueError(f"{ufunc.__name__}: only ufuncs with 1 or 2 inputs and 1 output split")
     function: Callable[..., Any]
     costly = ufunc in _COSTLY
+    # Below ``_direct`` elements the ufunc is called as it is; below the
+    # split gate its result may be a reused block (``_split_call``'s first
+    # answer, without that call: a tenth of ``x * y`` at 10^5 elements).
     if ufunc.nin == 1 and not costly:
 
         def unary(x: Any, /, out: Any = None) -> Any:
             if out is None and (type(x) is not _ndarray or x.size < _direct):
                 return ufunc(x)
+            if out is None and x.size < _gate:
+                return _reused_call(ufunc, (x,))
             return _split_call(ufunc, (x,), out)
 
         function = unary
@@ -453,6 +458,8 @@ def parallel_ufunc(ufunc: np.ufunc) -> Callable[..., Any]:
         def costly_unary(x: Any, /, out: Any = None) -> Any:
             if out is None and (type(x) is not _ndarray or x.size < _costly_direct):
                 return ufunc(x)
+            if out is None and x.size < _costly_gate:
+                return _reused_call(ufunc, (x,))
             return _split_call(ufunc, (x,), out)
 
         function = costly_unary
@@ -465,6 +472,12 @@ def parallel_ufunc(ufunc: np.ufunc) -> Callable[..., Any]:
                 and (type(x2) is not _ndarray or x2.size < _direct)
             ):
                 return ufunc(x1, x2)
+            if (
+                out is None
+                and (type(x1) is not _ndarray or x1.size < _gate)
+                and (type(x2) is not _ndarray or x2.size < _gate)
+            ):
+                return _reused_call(ufunc, (x1, x2))
             return _split_call(ufunc, (x1, x2), out)
 
         function = binary
@@ -477,6 +490,12 @@ def parallel_ufunc(ufunc: np.ufunc) -> Callable[..., Any]:
                 and (type(x2) is not _ndarray or x2.size < _costly_direct)
             ):
                 return ufunc(x1, x2)
+            if (
+                out is None
+                and (type(x1) is not _ndarray or x1.size < _costly_gate)
+                and (type(x2) is not _ndarray or x2.size < _costly_gate)
+            ):
+                return _reused_call(ufunc, (x1, x2))
             return _split_call(ufunc, (x1, x2), out)
 
         function = costly_binary
@@ -495,7 +514,10 @@ def _split_call(ufunc: np.ufunc, inputs: tuple[Any, ...], out: Any) -> Any:
     # (a warning names the wrapper's caller: 5 frames up from the one that warns)
     threshold = _threshold_of(ufunc)
     if out is None:
-        if all(type(x) is not _ndarray or x.size < threshold for x in inputs):
+        for x in inputs:  # (a loop: all() of a generator cost a tenth of x * y at 10^5)
+            if type(x) is _ndarray and x.size >= threshold:
+                break
+        else:
             return _reused_call(ufunc, inputs)  # (too small to split)
     elif type(out) is not _ndarray or out.size < threshold:
         # (what _fits answers for such an ``out``, without the broadcast
@@ -530,25 +552,32 @@ def _reused_call(ufunc: np.ufunc, inputs: tuple[Any, ...]) -> Any:
     """``ufunc(*inputs)``, its result in a reused block where one fits
     (C-ordered operands of computed kinds; cowarray/_backends/_reuse.py)."""
     shape = _computed_shape(inputs)
-    if (
-        shape is None
-        or ufunc.nout != 1
-        or math.prod(shape) < _REUSE_ELEMENTS  # (also: a 0-d result stays NumPy's scalar)
-        or not all(x.flags.c_contiguous for x in inputs if type(x) is _ndarray)
-    ):
+    # (a 0-d result stays NumPy's scalar: below the size)
+    if shape is None or ufunc.nout != 1 or math.prod(shape) < _REUSE_ELEMENTS:
         return ufunc(*inputs)
+    for x in inputs:
+        if type(x) is _ndarray and not x.flags.c_contiguous:
+            return ufunc(*inputs)
     return ufunc(*inputs, out=_reuse.empty(shape, _result_dtype(ufunc, inputs)))
 
 
 def _computed_shape(inputs: tuple[Any, ...]) -> tuple[int, ...] | None:
     """The broadcast shape of ``inputs``, or None unless every one is an array
     of a computed kind or a scalar and their shapes broadcast."""
+    shape: tuple[int, ...] | None = None
+    alike = True
     for x in inputs:
         if type(x) is _ndarray:
             if x.dtype.kind not in _COMPUTED_KINDS:
                 return None
+            if shape is None:
+                shape = x.shape
+            elif x.shape != shape:
+                alike = False
         elif not isinstance(x, _SCALARS):
             return None
+    if alike and shape is not None:
+        return shape  # (arrays of one shape and scalars: the common call)
     try:
         # (NumPy's broadcast object, in C: np.broadcast_shapes is Python, a
         # fifth of the call's cost at 10^5 elements)
@@ -561,7 +590,16 @@ def _result_dtype(ufunc: np.ufunc, inputs: tuple[Any, ...]) -> np.dtype[Any]:
     # The ufunc on empty slices gives the dtype, which depends on the
     # operands' types only (NEP 50: a Python int out of range still raises
     # NumPy's error, in the call).
-    key = (ufunc, *(x.dtype if isinstance(x, _TYPED) else type(x) for x in inputs))
+    # (no generator: it cost as much as the lookup)
+    if len(inputs) == 2:
+        a, b = inputs
+        key: tuple[Any, ...] = (
+            ufunc,
+            a.dtype if isinstance(a, _TYPED) else type(a),
+            b.dtype if isinstance(b, _TYPED) else type(b),
+        )
+    else:
+        key = (ufunc, *[x.dtype if isinstance(x, _TYPED) else type(x) for x in inputs])
     dtype = _RESULT_DTYPES.get(key)
     if dtype is None:
         dtype = ufunc(*(_slice(x, 0) for x in inputs)).dtype

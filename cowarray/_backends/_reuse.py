@@ -138,8 +138,7 @@ def get_temporary_reuse() -> int:
     return _budget
 
 
-def _references(block: np.ndarray) -> int:
-    return sys.getrefcount(block)
+_getrefcount = sys.getrefcount
 
 
 def _calibrate() -> int:
@@ -147,14 +146,16 @@ def _calibrate() -> int:
     assert not _blocks
     _blocks.append(np.empty(1))
     try:
-        block = _blocks[0]
-        return _references(block)
+        for index in range(len(_blocks) - 1, -1, -1):
+            block = _blocks[index]
+            return _getrefcount(block)
+        raise AssertionError("unreachable")
     finally:
         _blocks.pop()
 
 
-#: What :func:`_references` reads, inside :func:`empty`'s loop, for a block
-#: only the list holds (measured on this interpreter at import).
+#: What ``_getrefcount(block)`` reads, inside :func:`empty`'s loop, for a
+#: block only the list holds (measured on this interpreter at import).
 _FREE: Final = _calibrate()
 
 
@@ -166,20 +167,30 @@ def empty(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
     if nbytes < MIN_BYTES or nbytes > _budget:
         return np.empty(shape, dtype)
     reused = None
-    with _lock:
+    # (acquire and release rather than a with statement, and the count
+    # inline: this section ran at every big element-wise result, and cost
+    # a tenth of ``x * y`` at 10^5 elements)
+    _lock.acquire()
+    try:
         if _busy:  # a gc callback inside this section, on this thread: leave the list
             return np.empty(shape, dtype)
         _busy = True
         try:
             for index in range(len(_blocks) - 1, -1, -1):  # the most recent first: in cache
                 block = _blocks[index]
-                if _references(block) <= _FREE and block.shape == shape and block.dtype == dtype:
+                if (
+                    _getrefcount(block) <= _FREE
+                    and block.shape == shape
+                    and (block.dtype is dtype or block.dtype == dtype)
+                ):
                     del _blocks[index]
                     _blocks.append(block)  # the most recently handed out last
                     reused = block
                     break
         finally:
             _busy = False
+    finally:
+        _lock.release()
     if reused is not None:
         # (outside the lock: a hook takes its own, and may run collections)
         for forget in ON_REUSE:

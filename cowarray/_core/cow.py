@@ -138,8 +138,12 @@ def _forget_owner(key: int) -> Callable[[weakref.ref[Any]], None]:
 
 def _forget_id(owner: object) -> None:
     """``owner``'s memory starts a new life (a reused result block): a new id."""
-    with _ids_lock:
-        _ids_by_owner.pop(id(owner), None)
+    key = id(owner)
+    # (looked at first without the lock: nothing else reaches a reused block,
+    # so no other thread can be giving it an id now; most never got one)
+    if key in _ids_by_owner:
+        with _ids_lock:
+            _ids_by_owner.pop(key, None)
 
 
 _reuse.ON_REUSE.append(_forget_id)
