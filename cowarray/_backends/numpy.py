@@ -189,10 +189,15 @@ def _error_state_verdict() -> bool | None:
 _last_filters: tuple[tuple[Any, ...], bool] = ((), False)
 
 
+#: Whether the warning filters live in a context variable (3.14's
+#: ``-X context_aware_warnings``; set at start-up, read once).
+_CONTEXT_AWARE_WARNINGS: Final = bool(getattr(sys.flags, "context_aware_warnings", False))
+
+
 def _runtime_warnings_may_raise() -> bool:
     """Whether a RuntimeWarning may be turned into an exception now."""
     global _last_filters
-    if getattr(sys.flags, "context_aware_warnings", False):
+    if _CONTEXT_AWARE_WARNINGS:
         return True  # the filters live in a context this cannot read cheaply
     filters = tuple(warnings.filters)
     last = _last_filters  # (one read of the pair: another thread replaces it whole)
