@@ -267,6 +267,8 @@ def scalar_result_dtype(dtype: np.dtype[Any], value: object) -> np.dtype[Any]:
     array: :func:`promote`. TypeError for anything else, or an array dtype
     cowarray does not store.
     """
+    if type(value) is float and dtype.kind == "f":
+        return dtype  # NEP 50's weak float, without the tuple key: a tenth of x * 2.0
     found = _SCALAR_RESULT_GET((dtype, type(value)))  # a Python scalar: the common case
     if found is not None:
         return found

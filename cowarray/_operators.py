@@ -94,11 +94,7 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
                 b = x2 if type(x2) in _PYTHON_SCALARS else _operand(x2, mode, name, "x2", device)
                 if b is NotImplemented:
                     return b
-                # (a Python float keeps a real floating dtype, NEP 50's weak
-                # scalar: the table's answer without hashing the dtype, a
-                # tenth of x * 2.0 at 10^3)
-                if type(b) is not float or dtype.kind != "f":
-                    dtype = scalar_result_dtype(dtype, b)
+                dtype = scalar_result_dtype(dtype, b)
         elif type(x2) is Array:
             device = x2._device
             b = x2._data
@@ -106,8 +102,7 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
             a = x1 if type(x1) in _PYTHON_SCALARS else _operand(x1, mode, name, "x1", device)
             if a is NotImplemented:
                 return a
-            if type(a) is not float or dtype.kind != "f":  # (as above)
-                dtype = scalar_result_dtype(dtype, a)
+            dtype = scalar_result_dtype(dtype, a)
         else:
             raise not_an_array(name, "x1", x1, "a cowarray Array (at least one of x1 and x2)")
         if dtype not in allowed:

@@ -523,8 +523,9 @@ def test_complex_division_by_an_infinite_number_gives_numpys_signed_zeros(
 )
 @pytest.mark.parametrize("scalar", [1.5, 2, True, 0.5j], ids=["float", "int", "bool", "complex"])
 def test_operators_with_a_python_scalar_give_numpys_dtype(dtype: str, scalar: object) -> None:
-    # (a Python float with a floating array skips the promotion table: the
-    # operators' shortcut must give the table's answer, NumPy 2's)
+    # (a Python float with a floating array skips the promotion table's
+    # lookup in scalar_result_dtype: that shortcut must give the table's
+    # answer, NumPy 2's)
     if dtype == "bool" and scalar is True:
         pytest.skip("the standard's arithmetic refuses booleans (NumPy's add is logical or)")
     model = np.asarray([1, 2], dtype=dtype)
