@@ -52,11 +52,10 @@ __all__ = ["calibrate", "is_last_use", "temporary_argument_count"]
 
 _getrefcount = counts.getrefcount
 
-#: (references to the array, references to the ``_At``) that an update of a
-#: true temporary shows, measured by :func:`calibrate`; None: never in place.
-minimum: tuple[int, int] | None = None
-#: ``minimum``'s two counts (-1: nothing proven, no count is ever -1).
-_minimum_array = _minimum_at = -1
+#: The references to the array and to the ``_At`` that an update of a true
+#: temporary shows, measured by :func:`calibrate` (two ints, not a pair: the
+#: proof compares them on every update); -1: nothing proven, never in place.
+minimum_array = minimum_at = -1
 #: Whether a kept ``_At`` counts higher than a temporary one (up to 3.13).
 at_count_proves: bool = False
 _measuring = False
@@ -71,13 +70,13 @@ def is_last_use(at: _At, donated: bool) -> bool:
     ``_At`` method the user called, as the calibration is.
     """
     array_count = _getrefcount(at.array)
-    if array_count != _minimum_array or _measuring:
+    if array_count != minimum_array or _measuring:
         if _measuring:
             _measured.append((array_count, _getrefcount(at)))
             return True  # the probes are fresh arrays: taking them copies nothing
         return False  # the array itself is held elsewhere (or nothing is proven)
     if at_count_proves:
-        return _getrefcount(at) == _minimum_at
+        return _getrefcount(at) == minimum_at
     return donated
 
 
@@ -86,8 +85,8 @@ def calibrate(
 ) -> None:
     """Measure the counts of three real updates of fresh arrays: a temporary,
     one whose array a name also holds, one whose ``_At`` a name also holds."""
-    global minimum, at_count_proves, _measuring, _minimum_array, _minimum_at
-    minimum, _minimum_array, _minimum_at = None, -1, -1  # (until proven below)
+    global at_count_proves, _measuring, minimum_array, minimum_at
+    minimum_array = minimum_at = -1  # (until proven below)
     measured = []
     for probe in (temporary, array_kept, at_kept):
         _measured.clear()
@@ -103,8 +102,7 @@ def calibrate(
     (base,), (array_kept_counts,), (at_kept_counts,) = measured
     if array_kept_counts[0] <= base[0]:
         return  # a held array would look like a temporary: never in place
-    minimum = base
-    _minimum_array, _minimum_at = base
+    minimum_array, minimum_at = base
     at_count_proves = at_kept_counts[1] > base[1]
 
 
