@@ -348,6 +348,23 @@ def test_threads_moving_and_cloning_never_alias(
     assert_kept_their_values(box[0], clones)
 
 
+def _call_out_while_a_record_is_made(
+    monkeypatch: pytest.MonkeyPatch, call_out: Callable[[], None]
+) -> None:
+    """Run ``call_out`` inside the core's section that makes a record (it asks
+    the backend for the memory's owner there), where a gc callback run by the
+    record's allocation would run; ``monkeypatch.undo()`` ends it."""
+    from cowarray._backends.numpy import NUMPY_BACKEND
+
+    real = NUMPY_BACKEND.memory_owner
+
+    def calling_out(data: object) -> object:
+        call_out()
+        return real(data)
+
+    monkeypatch.setattr(NUMPY_BACKEND, "memory_owner", calling_out)
+
+
 def test_a_move_on_another_thread_while_a_clone_joins_never_aliases(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -355,19 +372,15 @@ def test_a_move_on_another_thread_while_a_clone_joins_never_aliases(
     # begun to join x (inside the section that makes x's record) when
     # another thread moves x and writes the moved array. The move must wait
     # for the clone, or the clone must see x moved: never both share memory.
-    from cowarray._backends.numpy import NUMPY_BACKEND
-
     x = ca.arange(8.0)
     x[0] = 0.0  # private, fast writes open
     moved: list[ca.Array] = []
     inside, written = threading.Event(), threading.Event()
-    real = NUMPY_BACKEND.memory_owner
 
-    def waiting(data: object) -> object:
+    def waiting() -> None:
         if threading.current_thread() is cloning and not inside.is_set():
             inside.set()
             written.wait(0.5)  # the mover blocks on the core's lock: it cannot finish
-        return real(data)
 
     def mover() -> None:
         inside.wait()
@@ -379,7 +392,7 @@ def test_a_move_on_another_thread_while_a_clone_joins_never_aliases(
     clones: list[ca.Array] = []
     cloning = threading.Thread(target=lambda: clones.append(ca.lazy_clone(x)))
     moving = threading.Thread(target=mover)
-    monkeypatch.setattr(NUMPY_BACKEND, "memory_owner", waiting)
+    _call_out_while_a_record_is_made(monkeypatch, waiting)
     moving.start()
     cloning.start()
     cloning.join()
@@ -452,19 +465,15 @@ def test_a_move_inside_a_clone_of_the_same_array_gets_a_copy(
     # Code re-entered inside the join that makes x's record (a gc callback
     # run by its allocation, here a call-out made to run it) moves x: the
     # moved array must not share the memory the clone is joining.
-    from cowarray._backends.numpy import NUMPY_BACKEND
-
     x = ca.arange(8.0)
     x[0] = 0.0  # private, fast writes open
     moved: list[ca.Array] = []
-    real = NUMPY_BACKEND.memory_owner
 
-    def moving(data: object) -> object:
+    def moving() -> None:
         if not moved:
             moved.append(ca.move(x))
-        return real(data)
 
-    monkeypatch.setattr(NUMPY_BACKEND, "memory_owner", moving)
+    _call_out_while_a_record_is_made(monkeypatch, moving)
     clone = ca.lazy_clone(x)
     monkeypatch.undo()
     (y,) = moved
