@@ -220,8 +220,10 @@ class Buffer:
         "writer",
     )
 
+    # (foreign and read_only not keyword-only: a keyword-only default cost
+    # every first share of private memory a tenth of the record's making)
     def __init__(
-        self, owner: object, nbytes: int, *, foreign: bool = False, read_only: bool = False
+        self, owner: object, nbytes: int, foreign: bool = False, read_only: bool = False
     ) -> None:
         #: The object that owns the memory (NumPy ``base``, a CuPy memory).
         self.owner = owner
@@ -267,7 +269,11 @@ class Buffer:
 
 
 def _gate(buf: Buffer) -> bool:
-    """Whether ``buf``'s gate is open when nobody is deciding."""
+    """Whether ``buf``'s gate is open when nobody is deciding.
+
+    Inlined where every write through the core asks (``looks_shared``,
+    ``_claim``, ``_write_in_place``, ``reclaim``): a call there cost more than
+    the test, four times in a stencil step."""
     return not buf.foreign and not buf.exposures
 
 
@@ -453,7 +459,12 @@ def looks_shared(holder: Holder) -> bool:
     lock: a hint for choosing a way, never a proof of anything. (The caller
     must hold no reference of its own to the record: it would count.)"""
     buf = holder._buf
-    return buf is not None and _gate(buf) and _getrefcount(buf) > _SOLE + 1  # + ``buf``
+    return (
+        buf is not None
+        and not buf.foreign  # (_gate, inlined)
+        and not buf.exposures
+        and _getrefcount(buf) > _SOLE + 1  # + ``buf``
+    )
 
 
 def _wait_for_writer(holder: Holder, reentered: bool) -> bool:
@@ -711,7 +722,7 @@ def _claim(
         # variable on another thread) would make its writer copy the memory
         # away from the consumer that aliases it.
         record_id = id(holder._buf)
-        exclusive = not _gate(holder._buf)
+        exclusive = holder._buf.foreign or holder._buf.exposures != 0  # (not _gate, inlined)
         holder._buf.shareable = False
         count = 0 if exclusive else _count(holder)
         sole = exclusive or count <= _SOLE
@@ -786,7 +797,7 @@ def _write_in_place(
             holder._buf = kept
             if kept is not None:
                 kept.writer = 0  # (a record fenced for a holder beside this one)
-                kept.shareable = _gate(kept)
+                kept.shareable = not kept.foreign and not kept.exposures  # (_gate, inlined)
             elif written and FAST_WRITES:
                 holder._fast_write = fast
                 holder._donated = False
@@ -1010,7 +1021,8 @@ def reclaim(holder: Holder, fast: frozenset[Any]) -> bool:
             reentered
             or holder._buf is None
             or holder._buf.writer
-            or not _gate(holder._buf)
+            or holder._buf.foreign  # (not _gate, inlined)
+            or holder._buf.exposures
             or holder._buf.read_only
             or holder._data is not data
             or (_joiners and id(holder) in _joiners)

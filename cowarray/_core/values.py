@@ -188,9 +188,14 @@ def view_of(source: Array, result: Any) -> Array:
     read open, the view built, and ``source`` re-read to still hold that
     record and that memory, with nothing between that lets another thread
     replace them unseen (cowarray._core.cow, "lock-free joins").
-    Everything else takes the locked path of :func:`_wrap`.
+    The first view of private memory joins the same way once
+    :func:`cow.join <cowarray._core.cow.join>` has made its record under the
+    lock (``u[1:-1]`` after ``u[0] = v`` gave ``u`` its memory back: each
+    step of a stencil). Everything else takes the locked path of :func:`_wrap`.
     """
     buf = source._buf
+    if buf is None:
+        buf = _first_record(source, result)
     if cow.joins_unobserved and buf is not None and buf.shareable:
         if _PENDING:
             _flush()
@@ -211,6 +216,21 @@ def view_of(source: Array, result: Any) -> Array:
                 return array
         del base  # _wrap may count the references to it
     return _wrap(result, source._device, (source,))
+
+
+def _first_record(source: Array, result: Any) -> cow.Buffer | None:
+    """The record :func:`view_of` joins ``result`` to when ``source`` holds its
+    memory alone: made under the lock by :func:`cow.join
+    <cowarray._core.cow.join>`. None where the lock-free join does not apply
+    (someone is tracing, or ``result`` is no view of ``source``'s memory):
+    :func:`_wrap` decides."""
+    if not cow.joins_unobserved:
+        return None
+    data = source._data
+    base = result.base
+    if base is None or (base is not data and base is not data.base):
+        return None
+    return cow.join(source, data)
 
 
 def transposed(source: Array) -> Array:

@@ -316,6 +316,40 @@ def test_an_array_written_through_its_temporary_view_is_alone_at_its_next_elemen
     assert ca.copy_counters().copies == before
 
 
+def test_the_first_view_of_a_private_array_joins_without_the_general_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The stencil's step gives x its memory back (x[0] = v finds it alone)
+    # and then slices it again: that first view makes x's record under the
+    # lock (cow.join) and joins it as any view of an open record, not through
+    # values._wrap. The view is a value all the same; while someone traces,
+    # the join is the locked one, which the trace shows.
+    from cowarray._core import cow, values
+
+    general_path: list[object] = []
+    wrap = values._wrap
+    monkeypatch.setattr(values, "_wrap", lambda *a: general_path.append(a) or wrap(*a))
+    a = np.arange(10.0)
+    x = ca.asarray(a).copy()
+    x[0] = 5.0
+    assert cow.state_of(x) == "private"
+    view = x[1:-1]
+    assert not general_path
+    assert view._buf is x._buf and x._buf is not None
+    assert not x._fast_write  # a record appeared: the unchecked writes are off
+    x[1] = -1.0  # x copies; the view keeps its values
+    expected = a.copy()
+    expected[0] = 5.0
+    assert_equal_to_model(view, expected[1:-1])
+    expected[1] = -1.0
+    assert_equal_to_model(x, expected)
+    x[0] = 6.0  # alone again (the view lives, but on its own memory)
+    with ca.trace() as seen:
+        traced = x[2:4]
+    assert [event.kind for event in seen.events] == ["share"]
+    assert traced._buf is x._buf and general_path
+
+
 def test_an_array_whose_view_lives_copies_at_its_next_element_write() -> None:
     # The same write with the view alive: x is not alone, so the write copies
     # and the view keeps the values it had.

@@ -37,8 +37,15 @@ def _join(function: object, source_name: str, view: str) -> list[str]:
     # The core's view_of tests the result's base first (its callers may not
     # hand it a view; the inlined copies always have one), and x.T has read
     # its source's data already.
+    # view_of also makes the record of a first view (its callers fall back
+    # to it for that).
     block = [
-        line for line in block if "base" not in line and not line.strip().startswith("data = ")
+        line
+        for line in block
+        if "base" not in line
+        and not line.strip().startswith("data = ")
+        and "_first_record" not in line
+        and line.strip() != "if buf is None:"
     ]
     return [
         line.replace(source_name + ".", "source.")
