@@ -352,10 +352,20 @@ class NumpyBackend:
     def errors_may_surface(self, name: str, dtype: Any) -> bool:
         if dtype.kind in "biu" and name in _EXACT_ON_INTEGERS:
             return False
-        verdict = _error_state_verdict()
+        # The two verdicts kept for the state last seen, read inline (every
+        # in-place write through the core asks: the two calls were half of
+        # this); anything else is worked out by the functions.
+        last_state = _last_error_state
+        if _ERROR_STATE is None or last_state[0] is not _ERROR_STATE.get():
+            verdict = _error_state_verdict()
+        else:
+            verdict = last_state[1]
         if verdict is not None:
             return verdict
-        return _runtime_warnings_may_raise()  # "warn" and "print"
+        last_filters = _last_filters  # "warn" and "print": the warning filters decide
+        if not _CONTEXT_AWARE_WARNINGS and last_filters[0] == tuple(warnings.filters):
+            return last_filters[1]
+        return _runtime_warnings_may_raise()
 
     def must_copy_before_write(self, data: np.ndarray) -> bool:
         if not data.flags.writeable:

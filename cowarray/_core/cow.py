@@ -685,7 +685,7 @@ def _claim(
     record to put back afterwards (exposed and foreign memory keep theirs,
     and so does memory ``beside`` goes on sharing: its record is fenced too).
     """
-    marker = _marker()
+    marker = _markers.get(_get_ident()) or _marker()  # (no call once this thread has one)
     reentered = _lock._is_owned()
     _lock.acquire()
     try:
@@ -793,7 +793,8 @@ def _write_in_place(
         # thread anywhere in here leaves the child's reset the entry, which
         # it puts back (an entry popped first, with the holder still fenced,
         # left a forked child's clone of it waiting for a thread it has not).
-        with _lock:
+        _lock.acquire()  # (not a with statement: a tenth of a small write's section)
+        try:
             holder._buf = kept
             if kept is not None:
                 kept.writer = 0  # (a record fenced for a holder beside this one)
@@ -804,6 +805,8 @@ def _write_in_place(
             _markers[_get_ident()].fenced.pop()  # this thread's innermost write
             if _waiting:
                 _write_ended.notify_all()
+        finally:
+            _lock.release()
 
 
 def _write_to_copy(
