@@ -356,7 +356,8 @@ def _apply_inplace(name: str, array: Array, other: Operand) -> None:
         # (a defensive ``x = x.copy()`` before it), the view's new values go
         # into new memory in one pass, as for a shared array below.
         derive = _inplace_derive if data.size >= IN_PLACE_MIN_SIZE else None
-        cow.write_through(array, parent, _inplace_apply, function, operand, derive=derive)
+        # (positional: a keyword argument cost the call 160 instructions)
+        cow.write_through(array, parent, _inplace_apply, function, operand, _NO_FAST_WRITE, derive)
         return
     fast = fast_writes(array)
     if data.size >= IN_PLACE_MIN_SIZE and not backend.errors_may_surface(name, dtype):

@@ -496,15 +496,27 @@ def write_back_target(view: Any) -> Any:
         return None
     if _CALIBRATING and _get_ident() in _CALIBRATING:
         return None  # (calibrate_at_import measures the path that notes the write)
-    # (frames 1 to 3 are this function, _apply_inplace and the in-place
-    # operator's method, which call each other directly: 4 may be outside)
-    frame = _outside_frame(depth=4)
-    if frame is None:
-        return None
-    variable = _instruction_facts(frame)[2]  # (None unless _INTO_ITS_CONTAINER)
+    # (frames 0 to 2 are this function, _apply_inplace and the in-place
+    # operator's method, which call each other directly: 3 may be outside.
+    # The usual answers of _outside_frame, _instruction_facts and
+    # _read_container are read inline: a loop's statement asks each time.)
+    frame = sys._getframe(3)
+    if frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = _outside_frame(depth=4)  # (the same frame, seen from one deeper)
+        if frame is None:
+            return None
+    last = _LAST_FACTS  # (one read: another thread replaces it whole)
+    if last[0] is frame.f_code and last[1] == frame.f_lasti:
+        variable = last[2][2]
+    else:
+        variable = _instruction_facts(frame)[2]  # (None unless _INTO_ITS_CONTAINER)
     if variable is None:
         return None
-    container: Any = _read_container(frame, variable)
+    container: Any = (
+        _read_fast_local(frame, variable[1])
+        if _FAST_LOCALS_SNAPSHOT and (variable[0] == "FAST" or variable[0] == "DEREF")
+        else _read_container(frame, variable)
+    )
     del frame
     if type(container) is not _ARRAY_TYPE[0] or container._buf is not view._buf:
         return None
@@ -598,9 +610,13 @@ def _container_variable(code: Any, offset: int) -> tuple[str, str] | None:
     return kind, name
 
 
+#: Whether a function's locals are read through a snapshot (3.11, 3.12).
+_FAST_LOCALS_SNAPSHOT: Final = sys.version_info < (3, 13)
+
+
 def _read_container(frame: Any, variable: tuple[str, str]) -> object:
     kind, name = variable
-    if kind in ("FAST", "DEREF") and sys.version_info < (3, 13):
+    if kind in ("FAST", "DEREF") and _FAST_LOCALS_SNAPSHOT:
         return _read_fast_local(frame, name)
     return _read_variable(frame, variable)
 
