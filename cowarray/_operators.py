@@ -61,6 +61,11 @@ def bind_array_type(array_type: type) -> None:
 
 _FUNCTION, _METHOD, _REFLECTED = 0, 1, 2
 
+#: An operator's bindings, per device: the backend's function, its array
+#: type, the same function for sizes it computes in one call, and the size
+#: it splits from (:func:`_bind`).
+_Bindings = dict[Device, tuple[Callable[..., Any], Any, Callable[..., Any], list[int]]]
+
 
 def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], Any]:
     """The element-wise binary operation ``name`` (a standard function name).
@@ -75,9 +80,7 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
     """
     allowed = frozenset(d for d in ALL_DTYPES if d.kind in CATEGORY.get(name, "biufc"))
     reflected = mode == _REFLECTED
-    # device -> (the backend's function, the backend's array type, the same
-    # function for sizes it computes in one call, the size it splits from)
-    bound: dict[Device, tuple[Callable[..., Any], Any, Callable[..., Any], list[int]]] = {}
+    bound: _Bindings = {}
 
     def operation(x1: Any, x2: Any, /) -> Any:
         if reflected:
@@ -230,7 +233,7 @@ def inplace_operator(name: str) -> Callable[[Array, Any], Array]:
     # An Array operand of the same dtype keeps it too (matmul's shapes have
     # their own checks and words: the full path).
     arrays_too = name != "matmul"
-    bound: dict[Device, tuple[Callable[..., Any], Any, Callable[..., Any], list[int]]] = {}
+    bound: _Bindings = {}
 
     def method(self: Array, other: Any, /) -> Any:
         data = self._data
@@ -282,14 +285,19 @@ def inplace_operator(name: str) -> Callable[[Array, Any], Array]:
             # of x or the caller's array would silently keep the old values.
             # The ndarray is read as an input, never kept (rule 11).
             other = private(other, self._device)
-        _apply_inplace(name, self, other)
+        _apply_inplace(name, self, other, bound)
         return self
 
     method.__name__ = method.__qualname__ = name
     return method
 
 
-def _apply_inplace(name: str, array: Array, other: Operand) -> None:
+def _apply_inplace(
+    name: str,
+    array: Array,
+    other: Operand,
+    bound: _Bindings,
+) -> None:
     if _PENDING:
         families.flush()
     backend = array._device.backend
@@ -335,7 +343,10 @@ def _apply_inplace(name: str, array: Array, other: Operand) -> None:
                 f"an in-place {name}", array._data, operand, ("x", "the operand")
             ) from None
         _check_inplace_shape(name, array, shape)
-    function = getattr(backend.xp, name)
+    try:  # (the operator's own per-device binding: three getattr calls fewer)
+        function, _, whole, split_from = bound[array._device]
+    except KeyError:
+        function, _, whole, split_from = bound[array._device] = _bind(array._device, name)
     data = array._data
     if array._buf is not None and type(array._family) is _VIEWS:
         # ``x[a:b] += d``: ``t = x[a:b]`` shares ``x``'s memory. If the
@@ -349,8 +360,8 @@ def _apply_inplace(name: str, array: Array, other: Operand) -> None:
     if parent is None:
         _note_view_write(array, other, name)
     elif not backend.errors_may_surface(name, dtype):
-        if data.size < getattr(function, "split_from", _NEVER_SPLITS)[0]:
-            function = getattr(function, "__wrapped__", function)  # (small: no pool)
+        if data.size < split_from[0]:
+            function = whole  # (small: no pool)
         # No fast writes for ``t``: it shares its memory with ``x`` past the
         # write, and dies with the statement. Where ``x`` has other holders
         # (a defensive ``x = x.copy()`` before it), the view's new values go
