@@ -353,8 +353,8 @@ class NumpyBackend:
         if dtype.kind in "biu" and name in _EXACT_ON_INTEGERS:
             return False
         # The two verdicts kept for the state last seen, read inline (every
-        # in-place write through the core asks: the two calls were half of
-        # this); anything else is worked out by the functions.
+        # in-place write through the core asks: the two calls were a quarter
+        # of this); anything else is worked out by the functions.
         last_state = _last_error_state
         if _ERROR_STATE is None or last_state[0] is not _ERROR_STATE.get():
             verdict = _error_state_verdict()

@@ -793,7 +793,7 @@ def _write_in_place(
         # thread anywhere in here leaves the child's reset the entry, which
         # it puts back (an entry popped first, with the holder still fenced,
         # left a forked child's clone of it waiting for a thread it has not).
-        _lock.acquire()  # (not a with statement: a tenth of a small write's section)
+        _lock.acquire()  # (as Buffer.release: a with statement adds the protocol's two calls)
         try:
             holder._buf = kept
             if kept is not None:
