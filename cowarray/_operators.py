@@ -292,12 +292,7 @@ def inplace_operator(name: str) -> Callable[[Array, Any], Array]:
     return method
 
 
-def _apply_inplace(
-    name: str,
-    array: Array,
-    other: Operand,
-    bound: _Bindings,
-) -> None:
+def _apply_inplace(name: str, array: Array, other: Operand, bound: _Bindings) -> None:
     if _PENDING:
         families.flush()
     backend = array._device.backend

@@ -160,16 +160,13 @@ _ERROR_STATE: Final = getattr(
 _last_error_state: tuple[Any, bool | None] = (None, None)  # (the state object, its verdict)
 
 
-def _error_state_verdict() -> bool | None:
-    """False if NumPy ignores every floating-point error now, True if one
-    raises or calls out, None if some only warn or print (the warning
-    filters decide)."""
+def _read_error_state() -> bool | None:
+    """The verdict for NumPy's error state now, remembered with the state's
+    value where NumPy keeps it in a context variable: False if NumPy ignores
+    every floating-point error, True if one raises or calls out, None if
+    some only warn or print (the warning filters decide)."""
     global _last_error_state
-    if _ERROR_STATE is not None:
-        state = _ERROR_STATE.get()
-        last = _last_error_state  # (one read of the pair: another thread replaces it whole)
-        if last[0] is state:
-            return last[1]
+    state = None if _ERROR_STATE is None else _ERROR_STATE.get()
     modes = np.geterr()
     values = set(modes.values())
     verdict: bool | None
@@ -179,7 +176,7 @@ def _error_state_verdict() -> bool | None:
         verdict = True
     else:
         verdict = None
-    if _ERROR_STATE is not None:
+    if state is not None:
         _last_error_state = (state, verdict)
     return verdict
 
@@ -194,15 +191,10 @@ _last_filters: tuple[tuple[Any, ...], bool] = ((), False)
 _CONTEXT_AWARE_WARNINGS: Final = bool(getattr(sys.flags, "context_aware_warnings", False))
 
 
-def _runtime_warnings_may_raise() -> bool:
-    """Whether a RuntimeWarning may be turned into an exception now."""
+def _read_filters(filters: tuple[Any, ...]) -> bool:
+    """Whether the warning filters ``filters`` may turn a RuntimeWarning into
+    an exception, remembered with them."""
     global _last_filters
-    if _CONTEXT_AWARE_WARNINGS:
-        return True  # the filters live in a context this cannot read cheaply
-    filters = tuple(warnings.filters)
-    last = _last_filters  # (one read of the pair: another thread replaces it whole)
-    if last[0] == filters:
-        return last[1]
     answer = _filters_may_raise(filters)
     _last_filters = (filters, answer)
     return answer
@@ -352,20 +344,22 @@ class NumpyBackend:
     def errors_may_surface(self, name: str, dtype: Any) -> bool:
         if dtype.kind in "biu" and name in _EXACT_ON_INTEGERS:
             return False
-        # The two verdicts kept for the state last seen, read inline (every
-        # in-place write through the core asks: the two calls were a quarter
-        # of this); anything else is worked out by the functions.
+        # The verdicts kept for the error state and the warning filters last
+        # seen (one read of each pair: another thread replaces it whole); a
+        # new state or new filters are read and remembered. (Every in-place
+        # write through the core asks: no call while nothing changed.)
         last_state = _last_error_state
-        if _ERROR_STATE is None or last_state[0] is not _ERROR_STATE.get():
-            verdict = _error_state_verdict()
-        else:
+        if _ERROR_STATE is not None and last_state[0] is _ERROR_STATE.get():
             verdict = last_state[1]
+        else:
+            verdict = _read_error_state()
         if verdict is not None:
             return verdict
-        last_filters = _last_filters  # "warn" and "print": the warning filters decide
-        if not _CONTEXT_AWARE_WARNINGS and last_filters[0] == tuple(warnings.filters):
-            return last_filters[1]
-        return _runtime_warnings_may_raise()
+        if _CONTEXT_AWARE_WARNINGS:  # "warn" and "print": the warning filters decide
+            return True  # (they live in a context this cannot read cheaply)
+        filters = tuple(warnings.filters)
+        last_filters = _last_filters
+        return last_filters[1] if last_filters[0] == filters else _read_filters(filters)
 
     def must_copy_before_write(self, data: np.ndarray) -> bool:
         if not data.flags.writeable:

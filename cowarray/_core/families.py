@@ -498,8 +498,8 @@ def write_back_target(view: Any) -> Any:
         return None  # (calibrate_at_import measures the path that notes the write)
     # (frames 0 to 2 are this function, _apply_inplace and the in-place
     # operator's method, which call each other directly: 3 may be outside.
-    # The usual answers of _outside_frame, _instruction_facts and
-    # _read_container are read inline: a loop's statement asks each time.)
+    # The usual answers of _outside_frame and _instruction_facts are read
+    # inline: a loop's statement asks each time.)
     frame = sys._getframe(3)
     if frame.f_code.co_filename.startswith(_PACKAGE_DIR):
         frame = _outside_frame(depth=4)  # (the same frame, seen from one deeper)
@@ -515,7 +515,7 @@ def write_back_target(view: Any) -> Any:
     container: Any = (
         _read_fast_local(frame, variable[1])
         if _FAST_LOCALS_SNAPSHOT and (variable[0] == "FAST" or variable[0] == "DEREF")
-        else _read_container(frame, variable)
+        else _read_variable(frame, variable)
     )
     del frame
     if type(container) is not _ARRAY_TYPE[0] or container._buf is not view._buf:
@@ -612,13 +612,6 @@ def _container_variable(code: Any, offset: int) -> tuple[str, str] | None:
 
 #: Whether a function's locals are read through a snapshot (3.11, 3.12).
 _FAST_LOCALS_SNAPSHOT: Final = sys.version_info < (3, 13)
-
-
-def _read_container(frame: Any, variable: tuple[str, str]) -> object:
-    kind, name = variable
-    if kind in ("FAST", "DEREF") and _FAST_LOCALS_SNAPSHOT:
-        return _read_fast_local(frame, name)
-    return _read_variable(frame, variable)
 
 
 def _read_fast_local(frame: Any, name: str) -> object:
