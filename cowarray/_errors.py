@@ -65,6 +65,7 @@ import numpy as np
 
 __all__ = [
     "LinAlgError",
+    "Retired",
     "hint_missing_names",
     "matmul_shapes",
     "missing_array_attribute",
@@ -84,6 +85,48 @@ __all__ = [
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
+
+
+class Retired:
+    """What a retired Array holds instead of its data and device.
+
+    An Array whose memory went elsewhere (``cowarray.move(x)``, a temporary
+    whose memory became its operator's result) keeps one of these; every use
+    of the old array reaches it (its ``_data`` or its ``_device``) and raises
+    a ValueError with ``reason``, so no check is added to any hot path.
+    """
+
+    __slots__ = ("_reason",)
+
+    def __init__(self, reason: str) -> None:
+        object.__setattr__(self, "_reason", reason)
+
+    def _fail(self) -> ValueError:
+        return ValueError(object.__getattribute__(self, "_reason"))
+
+    def __getattr__(self, name: str) -> Any:
+        raise self._fail()
+
+    def __getitem__(self, key: object) -> Any:
+        raise self._fail()
+
+    def __setitem__(self, key: object, value: object) -> None:
+        raise self._fail()
+
+    def __len__(self) -> int:
+        raise self._fail()
+
+    def __iter__(self) -> Any:
+        raise self._fail()
+
+    def __bool__(self) -> bool:
+        raise self._fail()
+
+    def __array__(self, *args: object, **kwargs: object) -> Any:
+        raise self._fail()
+
+    def __repr__(self) -> str:
+        return "<retired cowarray data>"
 
 
 class LinAlgError(np.linalg.LinAlgError):

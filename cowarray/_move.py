@@ -2,57 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from ._array import Array
 from ._core.values import take_over
-from ._errors import not_an_array, out_refused
+from ._errors import Retired, not_an_array, out_refused
 
 __all__ = ["move"]
 
 
-class _Moved:
-    """What a moved-from array holds instead of its data and device.
-
-    Every use of the old array reaches one of these (its ``_data`` or its
-    ``_device``) and raises the same clear error, so no check is added to
-    any hot path.
-    """
-
-    __slots__ = ()
-
-    def _fail(self) -> ValueError:
-        return ValueError(
-            "this array was moved into another by cowarray.move(x) and can no longer be "
-            "used; use the array move() returned (or lazy_clone(x) before moving to keep both)"
-        )
-
-    def __getattr__(self, name: str) -> Any:
-        raise self._fail()
-
-    def __getitem__(self, key: object) -> Any:
-        raise self._fail()
-
-    def __setitem__(self, key: object, value: object) -> None:
-        raise self._fail()
-
-    def __len__(self) -> int:
-        raise self._fail()
-
-    def __iter__(self) -> Any:
-        raise self._fail()
-
-    def __bool__(self) -> bool:
-        raise self._fail()
-
-    def __array__(self, *args: object, **kwargs: object) -> Any:
-        raise self._fail()
-
-    def __repr__(self) -> str:
-        return "<moved cowarray data>"
-
-
-_MOVED: Final = _Moved()
+#: What a moved-from array holds instead of its data and device: every use
+#: of the old array raises this error.
+_MOVED: Final = Retired(
+    "this array was moved into another by cowarray.move(x) and can no longer be "
+    "used; use the array move() returned (or lazy_clone(x) before moving to keep both)"
+)
 
 
 def move(x: Array, /, *, out: None = None) -> Array:

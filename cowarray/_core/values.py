@@ -696,7 +696,7 @@ def check_every_store() -> None:
     scalars = (np.generic, bool, int, float, complex)
 
     def store(array: Value, value: Any) -> None:
-        moved = type(value).__name__ == "_Moved"  # cowarray.move's poison: any use raises
+        moved = type(value).__name__ == "Retired"  # a moved array's poison: any use raises
         if not moved and (isinstance(value, scalars) or not hasattr(value, "shape")):
             raise AssertionError(
                 f"an Array's backend value must be an array, got {type(value).__name__} "
