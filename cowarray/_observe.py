@@ -83,7 +83,9 @@ class TraceEvent:
         ``"materialize"`` (a write copied its region out of a shared buffer,
         an exposed or foreign buffer had to be copied at once, or an import
         copied: ``from_dlpack``, ``from_torch``, ``asarray`` of foreign data),
-        ``"takeover"`` (the last holder wrote in place), ``"export"``,
+        ``"takeover"`` (the last holder wrote in place; cause
+        ``"temporary"``: an operator's result went into the memory of an
+        operand only the interpreter's stack held), ``"export"``,
         ``"import"`` or ``"exposure_end"`` (DLPack).
     nbytes : int
         Bytes copied (``materialize``), else the bytes the event reports (0
@@ -110,7 +112,8 @@ class TraceEvent:
         that others hold), ``"exposed"`` (a clone, view or result of memory
         NumPy, torch or another DLPack peer may write is never shared
         lazily), ``"import"`` or ``"export"`` (a conversion that copies);
-        ``""`` for the other kinds.
+        for ``takeover``, ``"temporary"`` where an operator's result went
+        into a temporary operand's memory; ``""`` for the other kinds.
 
     The ``kind`` values are names for code (``t.count("materialize")``);
     :attr:`label` and :attr:`description` say the same in plain words, as
@@ -288,6 +291,8 @@ def _make_event(kind: str, holder: Any, buffer: cow.Buffer | None, nbytes: int) 
     cause = _CAUSES.get(kind, "")
     if cause:
         kind = "materialize"  # a trace shows every copy as one kind; cause says why
+    elif kind in _TAKEOVER_CAUSES:
+        kind, cause = "takeover", _TAKEOVER_CAUSES[kind]
     new_id = None
     if kind == "materialize" and data is not None:
         # The writer now holds the copy; ids belong to the memory's owner, so
@@ -349,6 +354,8 @@ _CAUSES = {
     "import_copy": "import",
     "export_copy": "export",
 }
+#: The core's other kinds of taking memory over -> the event's ``cause``.
+_TAKEOVER_CAUSES = {"temporary_takeover": "temporary"}
 
 
 def _refresh_observer() -> None:
@@ -599,6 +606,11 @@ _LABELS: dict[tuple[str, str], tuple[str, str]] = {
     ("takeover", ""): (
         "written in place",
         "the only holder left wrote into its buffer directly; nothing is copied",
+    ),
+    ("takeover", "temporary"): (
+        "written into a temporary",
+        "an operator wrote its result into an operand nothing else could see "
+        "(c * 2.0 + 1.0 adds into the memory of c * 2.0, as NumPy does); nothing is allocated",
     ),
     ("export", ""): (
         "lent to NumPy/torch",

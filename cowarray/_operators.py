@@ -23,6 +23,7 @@ from ._checks import (
     pair_dtype,
     scalar_operand,
 )
+from ._compiled import TEMPORARIES
 from ._core import cow, families
 from ._core.values import (  # the names its inlined blocks use, bound once there
     _NO_FAST_WRITE,
@@ -32,12 +33,13 @@ from ._core.values import (  # the names its inlined blocks use, bound once ther
     _object_new,
     fast_writes,
     fresh,
+    given_away,
     private,
     replace_private,
 )
 from ._devices import Device
 from ._dtypes import ALL_DTYPES, check_scalar, promote, scalar_result_dtype
-from ._errors import check_int_fits, not_an_array, shapes_do_not_broadcast
+from ._errors import Retired, check_int_fits, not_an_array, shapes_do_not_broadcast
 
 if TYPE_CHECKING:
     from ._array import Array
@@ -147,7 +149,105 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
         return fresh(result, device)
 
     operation.__name__ = operation.__qualname__ = name
-    return operation
+    if mode == _FUNCTION or TEMPORARIES is None or name not in _ELIDABLE:
+        return operation
+
+    def on_temporaries(x1: Any, x2: Any, temporaries: int, /) -> Any:
+        # Called by the compiled operator (cowarray._temporaries) instead of
+        # ``operation`` when an operand is a big temporary: ``temporaries``
+        # has bit 1 for ``x1``, the Array whose operator Python called, and
+        # bit 2 for ``x2``.
+        if reflected:
+            result = _into_temporary(name, x2, x1, (temporaries & 1) << 1 | temporaries >> 1, bound)
+        else:
+            result = _into_temporary(name, x1, x2, temporaries, bound)
+        return operation(x1, x2) if result is None else result
+
+    on_temporaries.__name__ = on_temporaries.__qualname__ = f"{name}_into_temporary"
+    aware: Callable[[Any, Any], Any] = TEMPORARIES.operator(
+        operation, on_temporaries, "_data", ELIDE_MIN_BYTES
+    )
+    return aware
+
+
+def _into_temporary(name: str, x1: Any, x2: Any, temporaries: int, bound: _Bindings) -> Any:
+    """``x1 <name> x2`` written into the memory of an operand that nothing but
+    the caller's value stack references (``temporaries``: bit 1 for ``x1``,
+    bit 2 for ``x2``; proven by cowarray._temporaries); or None where the
+    result cannot go there (the caller computes it as usual).
+
+    The operand must be private (no record: no other value, export or view
+    family reads its memory, design.md §3.1), and the result must have its
+    dtype and shape and be unable to fail after the backend's loop has
+    written. The core then hands the operand's memory over
+    (:func:`cowarray._core.values.given_away`), leaving the operand retired,
+    and the result is a new Array of that memory: code that reached the
+    operand anyway (a gc callback walking ``gc.get_objects()``) gets an
+    error on use, never a value that changes.
+    """
+    allowed = CATEGORY.get(name, "biufc")
+    for target, other, bit in ((x1, x2, 1), (x2, x1, 2)):
+        if (
+            not temporaries & bit
+            or type(target) is not Array
+            or target._buf is not None
+            or target._family is not None
+        ):
+            continue
+        data = target._data
+        dtype = data.dtype
+        device = target._device
+        if dtype.kind not in allowed or (dtype.kind in "biu" and name in _NOT_CLOSED_ON_INTEGERS):
+            continue
+        if type(other) is Array:
+            operand = other._data
+            if other._device is not device or not _broadcasts_into(operand.shape, data.shape):
+                continue
+            if operand.dtype is not dtype:
+                try:
+                    if pair_dtype(name, x1, x2) != dtype:
+                        continue
+                except (TypeError, ValueError):
+                    continue  # (the operation says what is wrong)
+        elif type(other) in _PYTHON_SCALARS:
+            operand = other
+            try:
+                if scalar_result_dtype(dtype, other) != dtype:
+                    continue
+            except TypeError:
+                continue
+            check_int_fits(other, dtype, "x2" if bit == 1 else "x1")  # (the operation's words)
+        else:
+            continue
+        backend = device.backend
+        if backend.errors_may_surface(name, dtype) or backend.must_copy_before_write(data):
+            continue  # (an error after the loop; memory that is read-only or still being read)
+        try:
+            function, _, whole, split_from = bound[device]
+        except KeyError:
+            function, _, whole, split_from = bound[device] = _bind(device, name)
+        memory = given_away(target, _CONSUMED)
+        if memory is None:
+            continue
+        if data.size < split_from[0]:
+            function = whole
+        if bit == 1:
+            function(memory, operand, out=memory)
+        else:
+            function(operand, memory, out=memory)
+        result = private(memory, device)
+        cow.notify("temporary_takeover", result, None, 0)  # (trace() shows it)
+        return result
+    return None
+
+
+def _broadcasts_into(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
+    """Whether an operand of ``shape`` broadcasts to ``target`` unchanged."""
+    if shape == target or not shape:
+        return True
+    if len(shape) > len(target):
+        return False
+    return all(n == 1 or n == m for n, m in zip(reversed(shape), reversed(target), strict=False))
 
 
 def unary_operation(name: str) -> Callable[[Any], Any]:
@@ -416,6 +516,38 @@ def _inplace_derive(source: Any, function: Any, operand: Any) -> Any:
 
 
 _PYTHON_SCALARS: Final = frozenset({int, float, complex, bool})
+
+#: The operators whose result may go into the memory of a temporary operand
+#: (element-wise: the result can have an operand's shape and dtype).
+_ELIDABLE: Final = frozenset(
+    {
+        "add",
+        "subtract",
+        "multiply",
+        "divide",
+        "floor_divide",
+        "remainder",
+        "pow",
+        "bitwise_and",
+        "bitwise_or",
+        "bitwise_xor",
+        "bitwise_left_shift",
+        "bitwise_right_shift",
+    }
+)
+#: On integers: ``divide`` makes floats, ``pow`` raises inside its loop (a
+#: negative exponent) where a temporary would be left half written.
+_NOT_CLOSED_ON_INTEGERS: Final = frozenset({"divide", "pow"})
+#: From this many bytes a temporary operand takes its operator's result, as
+#: NumPy's temporary elision does from the same size (below it, a new block
+#: costs less than the checks).
+ELIDE_MIN_BYTES: Final = 256 * 1024
+#: What a temporary whose memory became its operator's result holds.
+_CONSUMED: Final = Retired(
+    "this array was a temporary whose memory became the result of an operator "
+    "(c * 2.0 + 1.0 writes + 1.0 into the memory of c * 2.0); only code that walks "
+    "the garbage collector's objects can reach it, and it can no longer be used"
+)
 
 #: From this many elements an in-place operator that cannot fail after its
 #: loop writes in place; below it, computing beside the old value costs

@@ -10,6 +10,8 @@ here runs on the hot path unless someone is looking.
 * :func:`sharing_picture`: which arrays share which buffers (text, SVG, dot).
 * :func:`buffer_name`: the one name (``A``, ``B``, ...) that all of them give
   a buffer.
+* :func:`temporary_elision`: whether ``c * 2.0 + 1.0`` adds into the memory
+  of ``c * 2.0`` here, and if not, why.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ._array import Array
+from ._compiled import status as _elision_status
 from ._core import cow
 from ._errors import not_an_array
 from ._observe import CopyCounters as CopyCounters
@@ -47,6 +50,7 @@ __all__ = [
     "reset_copy_counters",
     "shares_buffer",
     "sharing_picture",
+    "temporary_elision",
     "trace",
     "warn_on_copy",
 ]
@@ -109,6 +113,34 @@ class CowInfo:
             for name, value in fields
         )
         return f'<table class="cowarray-cow-info"><caption>CowInfo</caption>{rows}</table>'
+
+
+def temporary_elision() -> str:
+    """Whether operators write into the memory of their temporary operands.
+
+    In ``c * 2.0 + 1.0`` NumPy adds ``1.0`` into the block of ``c * 2.0``,
+    which nothing else can see. cowarray does the same on CPython 3.14 and
+    later, where its optional C helper was compiled at install time (it
+    proves that only the interpreter's stack holds the operand): ``"on"``.
+    Otherwise every operator allocates its result, which is always correct,
+    and the answer starts with ``"off"``, ``"not built"`` or ``"built, but"``
+    and says why. ``COWARRAY_PURE_PYTHON=1`` (read at import) turns it off.
+    :func:`trace` shows each such write as a ``takeover`` with cause
+    ``"temporary"``.
+
+    Returns
+    -------
+    str
+        ``"on"``, or why not.
+
+    Examples
+    --------
+    >>> import cowarray as ca
+    >>> state = ca.debug.temporary_elision()
+    >>> state == "on" or state.startswith(("off", "not built", "built, but"))
+    True
+    """
+    return _elision_status()
 
 
 def _require(x: object, name: str, function: str) -> Array:

@@ -102,3 +102,17 @@ def assert_no_aliases(arrays: list[ca.Array]) -> None:
                     host(other), before[j], err_msg=f"writing array {i} changed array {j}"
                 )
         before[i] = host(written)
+
+
+class KeptCapsule:
+    """A DLPack producer that hands out one capsule taken earlier, so that
+    ``np.from_dlpack(KeptCapsule(capsule))`` reads what the capsule shows now."""
+
+    def __init__(self, capsule: Any) -> None:
+        self.capsule = capsule
+
+    def __dlpack__(self, **_: Any) -> Any:
+        return self.capsule
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)

@@ -64,6 +64,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "cowarray._dtypes",
             "cowarray._hints",
             "cowarray._consumers",
+            "cowarray._compiled",
         ),
     ),
     ("backends", ("cowarray._backends",)),
