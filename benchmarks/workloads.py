@@ -667,6 +667,7 @@ def main(argv: list[str] | None = None) -> int:
     if torch is not None:
         torch.set_num_threads(args.torch_threads)
     print(f"cowarray {ca.__version__}, NumPy {np.__version__}, Python {sys.version.split()[0]}")
+    print(f"cowarray's temporary elision: {ca.debug.temporary_elision()}")
     if torch is None:
         print("torch is not installed: its column and the training loop are skipped")
     else:

@@ -194,7 +194,8 @@ operator_get(PyObject *self, PyObject *obj, PyObject *type)
     return PyMethod_New(self, obj);
 }
 
-/* ``__name__``, ``__doc__``, ``__wrapped__``, ...: the plain operator's. */
+/* ``__name__``, ``__doc__``, ``__module__``, ...: the plain operator's
+ * (the names the type itself has, too, are read from the operator). */
 static PyObject *
 operator_getattro(PyObject *self, PyObject *name)
 {
@@ -205,6 +206,20 @@ operator_getattro(PyObject *self, PyObject *name)
     PyErr_Clear();
     return PyObject_GetAttr(((TemporaryAwareOperator *)self)->plain, name);
 }
+
+static PyObject *
+operator_forward(PyObject *self, void *name)
+{
+    return PyObject_GetAttrString(((TemporaryAwareOperator *)self)->plain, (const char *)name);
+}
+
+static PyGetSetDef operator_getset[] = {
+    {"__doc__", operator_forward, NULL, NULL, "__doc__"},
+    {"__module__", operator_forward, NULL, NULL, "__module__"},
+    {"__name__", operator_forward, NULL, NULL, "__name__"},
+    {"__qualname__", operator_forward, NULL, NULL, "__qualname__"},
+    {NULL, NULL, NULL, NULL, NULL},
+};
 
 static PyObject *
 operator_repr(TemporaryAwareOperator *op)
@@ -229,9 +244,8 @@ static PyType_Slot operator_slots[] = {
     {Py_tp_getattro, operator_getattro},
     {Py_tp_repr, operator_repr},
     {Py_tp_members, operator_members},
-    {Py_tp_doc,
-     "operator(plain, on_temporaries, data_name, min_bytes)\n--\n\n"
-     "A binary operator that tells its callee which operands are temporaries."},
+    {Py_tp_getset, operator_getset},
+    /* (no tp_doc: an instance's __doc__ is its operator's, through the getset) */
     {0, NULL},
 };
 

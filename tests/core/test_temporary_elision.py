@@ -271,7 +271,7 @@ def test_errors_are_the_operators_own() -> None:
 def test_the_operators_look_and_bind_like_functions() -> None:
     c, model = _pair()
     add = ca.Array.__add__
-    assert add.__name__ == "add"
+    assert (add.__name__, add.__qualname__, add.__module__) == ("add", "add", "cowarray._operators")
     np.testing.assert_array_equal(np.asarray(c.__add__(1.0)), model + 1.0)
     np.testing.assert_array_equal(np.asarray(add(c, 1.0)), model + 1.0)
     np.testing.assert_array_equal(np.asarray(c.__rsub__(1.0)), 1.0 - model)
