@@ -444,10 +444,10 @@ class Array(Value):
 
     # -- operators: one factory per kind, one line per operator -------------
 
-    __pos__ = unary_operation("positive")
-    __neg__ = unary_operation("negative")
-    __abs__ = unary_operation("abs")
-    __invert__ = unary_operation("bitwise_invert")
+    __pos__ = unary_operation("positive", _METHOD)
+    __neg__ = unary_operation("negative", _METHOD)
+    __abs__ = unary_operation("abs", _METHOD)
+    __invert__ = unary_operation("bitwise_invert", _METHOD)
 
     __add__ = binary_operation("add", _METHOD)
     __radd__ = binary_operation("add", _REFLECTED)

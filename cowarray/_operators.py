@@ -235,9 +235,7 @@ def _into_temporary(name: str, x1: Any, x2: Any, temporaries: int, bound: _Bindi
             function(memory, operand, out=memory)
         else:
             function(operand, memory, out=memory)
-        result = private(memory, device)
-        cow.notify("temporary_takeover", result, None, 0)  # (trace() shows it)
-        return result
+        return _temporary_result(memory, device)
     return None
 
 
@@ -250,8 +248,9 @@ def _broadcasts_into(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
     return all(n == 1 or n == m for n, m in zip(reversed(shape), reversed(target), strict=False))
 
 
-def unary_operation(name: str) -> Callable[[Any], Any]:
-    """The element-wise unary operation ``name`` (function and operator alike)."""
+def unary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any], Any]:
+    """The element-wise unary operation ``name`` (function and operator alike;
+    an operator, ``mode=_METHOD``, may write into a temporary operand)."""
     allowed = CATEGORY.get(name, "biufc")
 
     def operation(x: Any, /) -> Any:
@@ -263,7 +262,46 @@ def unary_operation(name: str) -> Callable[[Any], Any]:
         return fresh(getattr(x._device.backend.xp, name)(data), x._device)
 
     operation.__name__ = operation.__qualname__ = name
-    return operation
+    if mode == _FUNCTION or TEMPORARIES is None:
+        return operation
+
+    def on_temporary(x: Any, temporaries: int, /) -> Any:
+        # (called by the compiled operator for a big temporary ``x``)
+        result = _unary_into_temporary(name, x)
+        return operation(x) if result is None else result
+
+    on_temporary.__name__ = on_temporary.__qualname__ = f"{name}_into_temporary"
+    aware: Callable[[Any], Any] = TEMPORARIES.operator(
+        operation, on_temporary, "_data", ELIDE_MIN_BYTES, 1
+    )
+    return aware
+
+
+def _unary_into_temporary(name: str, x: Any) -> Any:
+    """``<name> x`` written into the memory of ``x``, a temporary (as
+    :func:`_into_temporary`); or None."""
+    if type(x) is not Array or x._buf is not None or x._family is not None:
+        return None
+    data = x._data
+    dtype = data.dtype
+    if dtype.kind not in CATEGORY.get(name, "biufc") or (name == "abs" and dtype.kind == "c"):
+        return None  # (abs of complex numbers is real: another dtype)
+    backend = x._device.backend
+    if backend.errors_may_surface(name, dtype) or backend.must_copy_before_write(data):
+        return None
+    device = x._device
+    memory = given_away(x, _CONSUMED)
+    if memory is None:
+        return None
+    getattr(backend.xp, name)(memory, out=memory)
+    return _temporary_result(memory, device)
+
+
+def _temporary_result(memory: Any, device: Device) -> Array:
+    """The Array of a temporary's memory that an operator has written."""
+    result = private(memory, device)
+    cow.notify("temporary_takeover", result, None, 0)  # (trace() shows it)
+    return result
 
 
 _NEVER_SPLITS: Final = [1 << 62]

@@ -19,9 +19,11 @@
  * it like a function). It calls ``plain(self, other)``, unless an operand is
  * an array of at least ``min_bytes`` that only the caller's value stack
  * references: then ``on_temporaries(self, other, which)``, ``which`` having
- * bit 1 for ``self`` and bit 2 for ``other``. What may be done with such an
- * operand is the caller's to prove (cowarray/_operators.py); this module
- * only says which operands nothing else can reach.
+ * bit 1 for ``self`` and bit 2 for ``other``. Made with ``arity=1``, it is a
+ * unary operator (``__neg__``): ``plain(self)``, or ``on_temporaries(self,
+ * 1)``. What may be done with such an operand is the caller's to prove
+ * (cowarray/_operators.py); this module only says which operands nothing
+ * else can reach.
  *
  * Up to 3.13, and on PyPy, there is no such test; PROVES_TEMPORARIES is 0
  * there and the package does not install these callables.
@@ -50,6 +52,7 @@ typedef struct {
     PyObject *data_name;      /* the attribute holding an operand's backend array */
     PyObject *nbytes_name;    /* "nbytes" (held here: the module keeps no global state) */
     Py_ssize_t min_bytes;
+    Py_ssize_t arity;         /* 2: ``__add__``, ...; 1: ``__neg__``, ... */
     vectorcallfunc vectorcall;
 } TemporaryAwareOperator;
 
@@ -98,13 +101,15 @@ operator_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, Py
 {
     TemporaryAwareOperator *op = (TemporaryAwareOperator *)callable;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    if (nargs == 2 && kwnames == NULL) {
-        PyObject *self = args[0], *other = args[1];
+    if (nargs == op->arity && kwnames == NULL) {
+        /* a unary operator (``-x``: self alone) or a binary one */
+        PyObject *self = args[0], *other = nargs == 2 ? args[1] : NULL;
         long which = 0;
         if (is_temporary(self) && is_big(op, self)) {
             which |= 1;
         }
-        if (Py_TYPE(other) == Py_TYPE(self) && is_temporary(other) && is_big(op, other)) {
+        if (other != NULL && Py_TYPE(other) == Py_TYPE(self) && is_temporary(other) &&
+            is_big(op, other)) {
             which |= 2;
         }
         if (which) {
@@ -113,7 +118,10 @@ operator_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, Py
                 return NULL;
             }
             PyObject *call[3] = {self, other, flags};
-            PyObject *result = PyObject_Vectorcall(op->on_temporaries, call, 3, NULL);
+            if (other == NULL) {
+                call[1] = flags;
+            }
+            PyObject *result = PyObject_Vectorcall(op->on_temporaries, call, nargs + 1, NULL);
             Py_DECREF(flags);
             return result;
         }
@@ -124,11 +132,15 @@ operator_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, Py
 static PyObject *
 operator_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"plain", "on_temporaries", "data_name", "min_bytes", NULL};
+    static char *keywords[] = {"plain", "on_temporaries", "data_name", "min_bytes", "arity", NULL};
     PyObject *plain, *on_temporaries, *data_name;
-    Py_ssize_t min_bytes;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOUn:operator", keywords, &plain,
-                                     &on_temporaries, &data_name, &min_bytes)) {
+    Py_ssize_t min_bytes, arity = 2;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOUn|n:operator", keywords, &plain,
+                                     &on_temporaries, &data_name, &min_bytes, &arity)) {
+        return NULL;
+    }
+    if (arity != 1 && arity != 2) {
+        PyErr_SetString(PyExc_ValueError, "operator(..., arity): 1 or 2");
         return NULL;
     }
     if (!PyCallable_Check(plain) || !PyCallable_Check(on_temporaries)) {
@@ -150,6 +162,7 @@ operator_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     op->min_bytes = min_bytes;
+    op->arity = arity;
     op->vectorcall = operator_vectorcall;
     return (PyObject *)op;
 }

@@ -81,6 +81,13 @@ _EXPRESSIONS: dict[str, Callable[..., Any]] = {
     "row t + matrix": lambda c, i, m, row, c32: (row * 2.0) + m,
     "bool t & t": lambda c, i, m, row, c32: (c > 10.0) & (c < 50.0),
     "complex s": lambda c, i, m, row, c32: (c * 2.0) + 1j,
+    "-t": lambda c, i, m, row, c32: -(c * 2.0),
+    "+t": lambda c, i, m, row, c32: +(c * 2.0),
+    "abs t": lambda c, i, m, row, c32: abs(c - 50.0),
+    "abs complex t": lambda c, i, m, row, c32: abs((c * 2.0) + 1j),
+    "~ int t": lambda c, i, m, row, c32: ~(i * 3),
+    "~ bool t": lambda c, i, m, row, c32: ~(c > 10.0),
+    "-t chain": lambda c, i, m, row, c32: -(c * 2.0) + 1.0,
 }
 
 
@@ -119,6 +126,27 @@ def test_the_temporary_takes_the_result(elisions: list[int]) -> None:
     result = 1.0 - c * 2.0  # the reflected operator: the right operand takes it
     assert len(elisions) == 4
     np.testing.assert_array_equal(np.asarray(result), 1.0 - model * 2.0)
+
+
+@needs_helper
+def test_a_unary_operator_takes_its_temporary(monkeypatch: pytest.MonkeyPatch) -> None:
+    taken: list[int] = []
+    original = _operators._unary_into_temporary
+
+    def counting(*args: Any) -> Any:
+        result = original(*args)
+        taken.append(id(result) if result is not None else 0)
+        return result
+
+    monkeypatch.setattr(_operators, "_unary_into_temporary", counting)
+    c, model = _pair()
+    result = -(c * 2.0)
+    assert taken == [id(result)]
+    np.testing.assert_array_equal(np.asarray(result), -(model * 2.0))
+    named = c * 2.0
+    result = -named
+    assert len(taken) == 1  # (a name: the helper never asked)
+    np.testing.assert_array_equal(np.asarray(named), model * 2.0)
 
 
 @needs_helper

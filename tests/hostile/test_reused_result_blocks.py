@@ -79,7 +79,6 @@ def test_a_block_anything_holds_is_never_handed_out(holder: str) -> None:
     np.testing.assert_array_equal(np.asarray(kept).reshape(-1), expected)
 
 
-
 class _Reviver:
     kept: ClassVar[list[Any]] = []
 
