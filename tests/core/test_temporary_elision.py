@@ -283,6 +283,47 @@ def test_a_temporary_fished_out_by_a_gc_callback_never_changes_value(
         assert total == float(np.sum(model * 2.0))
 
 
+def test_a_temporary_a_tracer_took_is_no_temporary(elisions: list[int]) -> None:
+    """An opcode tracer runs between ``c * 2.0`` and ``+ 1.0`` and can take
+    the temporary from the collector's objects: it then holds a second
+    reference, the helper proves nothing, and what it took keeps its values."""
+    c, model = _pair()
+    taken: list[ca.Array] = []
+
+    def take() -> None:
+        for obj in gc.get_objects():
+            if type(obj) is ca.Array and obj is not c and not any(obj is t for t in taken):
+                try:
+                    if obj.shape == (N,):
+                        taken.append(obj)
+                except (AttributeError, ValueError):
+                    continue
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        if frame.f_code is compute.__code__:
+            frame.f_trace_opcodes = True
+            if event == "opcode":
+                take()
+            return tracer
+        return None
+
+    def compute() -> ca.Array:
+        return c * 2.0 + 1.0
+
+    previous = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        result = compute()
+    finally:
+        sys.settrace(previous)
+    np.testing.assert_array_equal(np.asarray(result), model * 2.0 + 1.0)
+    temporaries = [t for t in taken if t is not result]
+    assert temporaries, "the tracer took nothing"
+    for t in temporaries:
+        np.testing.assert_array_equal(np.asarray(t), model * 2.0)
+    assert elisions == []
+
+
 def test_errors_are_the_operators_own() -> None:
     small_ints = ca.asarray(np.zeros(1 << 18, dtype=np.int8))  # 256 KiB
     with pytest.raises(OverflowError, match="does not fit in int8"):
