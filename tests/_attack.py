@@ -116,3 +116,14 @@ class KeptCapsule:
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return (1, 0)
+
+
+def run_traced(tracer: Callable[..., Any], function: Callable[[], Any]) -> Any:
+    """``function()`` with ``tracer`` installed by ``sys.settrace``, the
+    previous tracer put back after."""
+    previous = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        return function()
+    finally:
+        sys.settrace(previous)

@@ -22,7 +22,7 @@ import pytest
 
 import cowarray as ca
 from cowarray import _compiled, _operators
-from tests._attack import KeptCapsule
+from tests._attack import KeptCapsule, run_traced
 
 N = 1 << 16  # 512 KiB of float64: above the 256 KiB from which a temporary takes the result
 
@@ -310,12 +310,7 @@ def test_a_temporary_a_tracer_took_is_no_temporary(elisions: list[int]) -> None:
     def compute() -> ca.Array:
         return c * 2.0 + 1.0
 
-    previous = sys.gettrace()
-    sys.settrace(tracer)
-    try:
-        result = compute()
-    finally:
-        sys.settrace(previous)
+    result = run_traced(tracer, compute)
     np.testing.assert_array_equal(np.asarray(result), model * 2.0 + 1.0)
     temporaries = [t for t in taken if t is not result]
     assert temporaries, "the tracer took nothing"

@@ -20,7 +20,13 @@ from typing import Any
 
 import numpy as np
 import pytest
-from _attack import assert_no_aliases, gc_callback, host, switching_every_microsecond
+from _attack import (
+    assert_no_aliases,
+    gc_callback,
+    host,
+    run_traced,
+    switching_every_microsecond,
+)
 
 import cowarray as ca
 from cowarray._core import cow
@@ -89,12 +95,7 @@ def test_a_tracer_that_keeps_the_callers_x_keeps_its_values() -> None:
         x = x.at[0].set(1.0)
         return x
 
-    old = sys.gettrace()
-    sys.settrace(tracer)
-    try:
-        result = f()
-    finally:
-        sys.settrace(old)
+    result = run_traced(tracer, f)
     assert host(result).tolist() == [1.0, 0.0, 0.0]
     assert kept, "the tracer saw x"
     for value in kept:
