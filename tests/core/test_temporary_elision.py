@@ -284,9 +284,10 @@ def test_a_temporary_fished_out_by_a_gc_callback_never_changes_value(
 
 
 def test_a_temporary_a_tracer_took_is_no_temporary(elisions: list[int]) -> None:
-    """An opcode tracer runs between ``c * 2.0`` and ``+ 1.0`` and can take
-    the temporary from the collector's objects: it then holds a second
-    reference, the helper proves nothing, and what it took keeps its values."""
+    """A tracer that runs at every instruction runs between ``c * 2.0`` and
+    ``+ 1.0`` and can take the temporary from the collector's objects: it
+    then holds a second reference, the helper proves nothing, and what it
+    took keeps its values."""
     c, model = _pair()
     taken: list[ca.Array] = []
 
@@ -299,24 +300,44 @@ def test_a_temporary_a_tracer_took_is_no_temporary(elisions: list[int]) -> None:
                 except (AttributeError, ValueError):
                     continue
 
-    def tracer(frame: Any, event: str, arg: Any) -> Any:
-        if frame.f_code is compute.__code__:
-            frame.f_trace_opcodes = True
-            if event == "opcode":
-                take()
-            return tracer
-        return None
-
     def compute() -> ca.Array:
         return c * 2.0 + 1.0
 
-    result = run_traced(tracer, compute)
+    result = _run_with_an_instruction_tracer(compute, take)
     np.testing.assert_array_equal(np.asarray(result), model * 2.0 + 1.0)
     temporaries = [t for t in taken if t is not result]
     assert temporaries, "the tracer took nothing"
     for t in temporaries:
         np.testing.assert_array_equal(np.asarray(t), model * 2.0)
     assert elisions == []
+
+
+def _run_with_an_instruction_tracer(function: Callable[[], Any], at: Callable[[], None]) -> Any:
+    """``function()`` with ``at()`` called before each of its instructions:
+    through sys.monitoring (3.12+; 3.12.1's settrace gives no opcode events
+    to a frame that asks for them in its call event), else an opcode tracer."""
+    monitoring = getattr(sys, "monitoring", None)
+    if monitoring is None:
+
+        def tracer(frame: Any, event: str, arg: Any) -> Any:
+            if frame.f_code is not function.__code__:
+                return None
+            frame.f_trace_opcodes = True
+            if event == "opcode":
+                at()
+            return tracer
+
+        return run_traced(tracer, function)
+    tool = next(t for t in range(6) if monitoring.get_tool(t) is None)
+    monitoring.use_tool_id(tool, "cowarray tests")
+    try:
+        monitoring.register_callback(tool, monitoring.events.INSTRUCTION, lambda *_: at())
+        monitoring.set_local_events(tool, function.__code__, monitoring.events.INSTRUCTION)
+        return function()
+    finally:
+        monitoring.set_local_events(tool, function.__code__, 0)
+        monitoring.register_callback(tool, monitoring.events.INSTRUCTION, None)
+        monitoring.free_tool_id(tool)
 
 
 def test_errors_are_the_operators_own() -> None:
