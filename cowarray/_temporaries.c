@@ -207,19 +207,8 @@ operator_get(PyObject *self, PyObject *obj, PyObject *type)
     return PyMethod_New(self, obj);
 }
 
-/* ``__name__``, ``__doc__``, ``__module__``, ...: the plain operator's
- * (the names the type itself has, too, are read from the operator). */
-static PyObject *
-operator_getattro(PyObject *self, PyObject *name)
-{
-    PyObject *found = PyObject_GenericGetAttr(self, name);
-    if (found != NULL || !PyErr_ExceptionMatches(PyExc_AttributeError)) {
-        return found;
-    }
-    PyErr_Clear();
-    return PyObject_GetAttr(((TemporaryAwareOperator *)self)->plain, name);
-}
-
+/* ``__doc__``, ``__module__``, ``__name__``, ``__qualname__``: the plain
+ * operator's (``__wrapped__`` is the operator itself, for inspect). */
 static PyObject *
 operator_forward(PyObject *self, void *name)
 {
@@ -254,7 +243,6 @@ static PyType_Slot operator_slots[] = {
     {Py_tp_clear, operator_clear},
     {Py_tp_call, PyVectorcall_Call},
     {Py_tp_descr_get, operator_get},
-    {Py_tp_getattro, operator_getattro},
     {Py_tp_repr, operator_repr},
     {Py_tp_members, operator_members},
     {Py_tp_getset, operator_getset},
