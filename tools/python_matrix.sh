@@ -115,7 +115,7 @@ make_venv() {
 build_helper() {
   local python=$1 src=$2
   $python -c "import setuptools" 2>/dev/null || $python -m pip install -q "${build_deps[@]}" >&2
-  (cd "$here" && $python -c "import os, runpy; os.chdir('$src'); runpy.run_path('hatch_build.py', run_name='__main__')" >&2)
+  $python "$src/hatch_build.py" >&2  # (it compiles next to itself, from any folder)
 }
 
 run_tests() {
