@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
-from .._errors import not_an_array
+from .._errors import Retired, not_an_array
 from . import cow, families
 
 if TYPE_CHECKING:
@@ -696,7 +696,7 @@ def check_every_store() -> None:
     scalars = (np.generic, bool, int, float, complex)
 
     def store(array: Value, value: Any) -> None:
-        moved = type(value).__name__ == "Retired"  # a moved array's poison: any use raises
+        moved = type(value) is Retired  # a retired array's poison: any use raises
         if not moved and (isinstance(value, scalars) or not hasattr(value, "shape")):
             raise AssertionError(
                 f"an Array's backend value must be an array, got {type(value).__name__} "
