@@ -158,9 +158,10 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
         # has bit 1 for ``x1``, the Array whose operator Python called, and
         # bit 2 for ``x2``.
         if reflected:
-            result = _into_temporary(name, x2, x1, (temporaries & 1) << 1 | temporaries >> 1, bound)
+            x2_first = (temporaries & 1) << 1 | temporaries >> 1
+            result = _into_temporary(name, allowed, x2, x1, x2_first, bound)
         else:
-            result = _into_temporary(name, x1, x2, temporaries, bound)
+            result = _into_temporary(name, allowed, x1, x2, temporaries, bound)
         return operation(x1, x2) if result is None else result
 
     on_temporaries.__name__ = on_temporaries.__qualname__ = f"{name}_into_temporary"
@@ -170,11 +171,14 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
     return aware
 
 
-def _into_temporary(name: str, x1: Any, x2: Any, temporaries: int, bound: _Bindings) -> Any:
+def _into_temporary(
+    name: str, allowed: frozenset[Any], x1: Any, x2: Any, temporaries: int, bound: _Bindings
+) -> Any:
     """``x1 <name> x2`` written into the memory of an operand that nothing but
     the caller's value stack references (``temporaries``: bit 1 for ``x1``,
     bit 2 for ``x2``; proven by cowarray._temporaries); or None where the
-    result cannot go there (the caller computes it as usual).
+    result cannot go there (the caller computes it as usual). ``allowed``:
+    the dtypes of ``name``'s category.
 
     The operand must be private (no record: no other value, export or view
     family reads its memory, design.md §3.1), and the result must have its
@@ -185,7 +189,6 @@ def _into_temporary(name: str, x1: Any, x2: Any, temporaries: int, bound: _Bindi
     operand anyway (a gc callback walking ``gc.get_objects()``) gets an
     error on use, never a value that changes.
     """
-    allowed = CATEGORY.get(name, "biufc")
     for target, other, bit in ((x1, x2, 1), (x2, x1, 2)):
         if (
             not temporaries & bit
@@ -197,7 +200,7 @@ def _into_temporary(name: str, x1: Any, x2: Any, temporaries: int, bound: _Bindi
         data = target._data
         dtype = data.dtype
         device = target._device
-        if dtype.kind not in allowed or (dtype.kind in "biu" and name in _NOT_CLOSED_ON_INTEGERS):
+        if dtype not in allowed or (dtype.kind in "biu" and name in _NOT_CLOSED_ON_INTEGERS):
             continue
         if type(other) is Array:
             operand = other._data
@@ -219,16 +222,13 @@ def _into_temporary(name: str, x1: Any, x2: Any, temporaries: int, bound: _Bindi
             check_int_fits(other, dtype, "x2" if bit == 1 else "x1")  # (the operation's words)
         else:
             continue
-        backend = device.backend
-        if backend.errors_may_surface(name, dtype) or backend.must_copy_before_write(data):
-            continue  # (an error after the loop; memory that is read-only or still being read)
+        memory = _taken_memory(target, name, dtype)
+        if memory is None:
+            continue
         try:
             function, _, whole, split_from = bound[device]
         except KeyError:
             function, _, whole, split_from = bound[device] = _bind(device, name)
-        memory = given_away(target, _CONSUMED)
-        if memory is None:
-            continue
         if data.size < split_from[0]:
             function = whole
         if bit == 1:
@@ -267,7 +267,7 @@ def unary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any], Any]:
 
     def on_temporary(x: Any, temporaries: int, /) -> Any:
         # (called by the compiled operator for a big temporary ``x``)
-        result = _unary_into_temporary(name, x)
+        result = _unary_into_temporary(name, allowed, x)
         return operation(x) if result is None else result
 
     on_temporary.__name__ = on_temporary.__qualname__ = f"{name}_into_temporary"
@@ -277,24 +277,35 @@ def unary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any], Any]:
     return aware
 
 
-def _unary_into_temporary(name: str, x: Any) -> Any:
+def _unary_into_temporary(name: str, allowed: str, x: Any) -> Any:
     """``<name> x`` written into the memory of ``x``, a temporary (as
-    :func:`_into_temporary`); or None."""
+    :func:`_into_temporary`; ``allowed``: the kinds of ``name``'s category);
+    or None."""
     if type(x) is not Array or x._buf is not None or x._family is not None:
         return None
-    data = x._data
-    dtype = data.dtype
-    if dtype.kind not in CATEGORY.get(name, "biufc") or (name == "abs" and dtype.kind == "c"):
+    dtype = x._data.dtype
+    if dtype.kind not in allowed or (name == "abs" and dtype.kind == "c"):
         return None  # (abs of complex numbers is real: another dtype)
-    backend = x._device.backend
-    if backend.errors_may_surface(name, dtype) or backend.must_copy_before_write(data):
-        return None
     device = x._device
-    memory = given_away(x, _CONSUMED)
+    memory = _taken_memory(x, name, dtype)
     if memory is None:
         return None
-    getattr(backend.xp, name)(memory, out=memory)
+    getattr(device.backend.xp, name)(memory, out=memory)
     return _temporary_result(memory, device)
+
+
+def _taken_memory(target: Array, name: str, dtype: Any) -> Any:
+    """The memory of ``target``, a proven temporary, handed over by the core
+    (``target`` left retired) for ``name`` to write its result into; None,
+    with ``target`` untouched, where an error could surface after the
+    backend's loop (it would leave the memory half written), where the
+    memory is read-only or still being read, or where it is not private
+    after all (:func:`cowarray._core.values.given_away` decides under the
+    lock)."""
+    backend = target._device.backend
+    if backend.errors_may_surface(name, dtype) or backend.must_copy_before_write(target._data):
+        return None
+    return given_away(target, _CONSUMED)
 
 
 def _temporary_result(memory: Any, device: Device) -> Array:
