@@ -22,7 +22,7 @@ import pytest
 
 import cowarray as ca
 from cowarray import _compiled, _operators
-from tests._attack import KeptCapsule, run_traced
+from tests._attack import KeptCapsule, assert_no_aliases, run_together, run_traced
 
 N = 1 << 16  # 512 KiB of float64: above the 256 KiB from which a temporary takes the result
 
@@ -31,22 +31,27 @@ needs_helper = pytest.mark.skipif(
 )
 
 
-@pytest.fixture
-def elisions(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The ids of the Arrays that operators computed into a temporary's
-    memory (ids: a reference would make the next operator's operand no
-    temporary)."""
-    made: list[int] = []
-    original = _operators._into_temporary
+def _spy_on(monkeypatch: pytest.MonkeyPatch, name: str, declined: bool = False) -> list[int]:
+    """Each Array that ``_operators.<name>`` computed into a temporary's
+    memory, by id (a reference would make the next operator's operand no
+    temporary); with ``declined``, a 0 for each call that declined too."""
+    calls: list[int] = []
+    original = getattr(_operators, name)
 
-    def counting(*args: Any) -> Any:
+    def spy(*args: Any) -> Any:
         result = original(*args)
-        if result is not None:
-            made.append(id(result))
+        if result is not None or declined:
+            calls.append(0 if result is None else id(result))
         return result
 
-    monkeypatch.setattr(_operators, "_into_temporary", counting)
-    return made
+    monkeypatch.setattr(_operators, name, spy)
+    return calls
+
+
+@pytest.fixture
+def elisions(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The ids of the Arrays that binary operators computed into a temporary's memory."""
+    return _spy_on(monkeypatch, "_into_temporary")
 
 
 def _pair(dtype: str = "float64", shape: tuple[int, ...] = (N,)) -> tuple[ca.Array, np.ndarray]:
@@ -130,15 +135,7 @@ def test_the_temporary_takes_the_result(elisions: list[int]) -> None:
 
 @needs_helper
 def test_a_unary_operator_takes_its_temporary(monkeypatch: pytest.MonkeyPatch) -> None:
-    taken: list[int] = []
-    original = _operators._unary_into_temporary
-
-    def counting(*args: Any) -> Any:
-        result = original(*args)
-        taken.append(id(result) if result is not None else 0)
-        return result
-
-    monkeypatch.setattr(_operators, "_unary_into_temporary", counting)
+    taken = _spy_on(monkeypatch, "_unary_into_temporary", declined=True)
     c, model = _pair()
     result = -(c * 2.0)
     assert taken == [id(result)]
@@ -338,6 +335,33 @@ def _run_with_an_instruction_tracer(function: Callable[[], Any], at: Callable[[]
         monitoring.set_local_events(tool, function.__code__, 0)
         monitoring.register_callback(tool, monitoring.events.INSTRUCTION, None)
         monitoring.free_tool_id(tool)
+
+
+def test_threads_computing_expressions_never_share_a_result(elisions: list[int]) -> None:
+    """Two threads switching every microsecond, each computing expressions
+    whose temporaries take their results while the other's results die and
+    free their blocks for reuse: no result shares memory with another, or
+    with the source, and each has NumPy's values."""
+    c, model = _pair()
+    results: list[list[ca.Array]] = [[], []]
+
+    def compute(into: list[ca.Array]) -> None:
+        for k in range(12):
+            # (c beside a temporary: the operator may take only the temporary)
+            into.append(c - c * 0.5 + c * float(k) + 1.0)
+            if len(into) > 3:
+                del into[0]  # (dead results: blocks for the other thread's next ones)
+
+    run_together(lambda: compute(results[0]), lambda: compute(results[1]))
+    kept = results[0] + results[1]
+    assert len(kept) == 6
+    for thread in results:
+        for k, value in zip(range(9, 12), thread, strict=True):
+            expected = model - model * 0.5 + model * float(k) + 1.0
+            np.testing.assert_array_equal(np.asarray(value), expected)
+    if _compiled.TEMPORARIES is not None:
+        assert elisions, "no temporary was taken"
+    assert_no_aliases([c, *kept])
 
 
 def test_errors_are_the_operators_own() -> None:
