@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import cowarray as ca
-from cowarray._backends import _parallel
+from cowarray._backends import _parallel, _reuse
 from cowarray._backends.numpy import _PARALLEL, NUMPY_BACKEND
 
 xp = NUMPY_BACKEND.xp
@@ -436,6 +436,65 @@ def test_loops_about_as_cheap_as_add_split_from_the_threshold_as_add_does(
     _same(*_both(xp.pow, np.pow, big, 0.5))
     _same(*_both(xp.exp, np.exp, big))
     assert splits.count == 3
+
+
+def test_results_in_reused_blocks_take_numpys_dtype_and_layout() -> None:
+    # Between the size from which a result may be a reused block and the
+    # split threshold, each call is made twice: the first answers the dtype
+    # the second's shortcut reads (_reused_binary, _reused_unary). Both must
+    # be NumPy's bits, dtype and strides, whatever the operands' layout.
+    ca.set_parallel_threshold(1 << 20)
+    c = _values("float64", (256, 256), 15)
+    row = c.ravel()
+    f32 = c.astype(np.float32)
+    i64 = (np.nan_to_num(c, nan=1.0, posinf=9.0, neginf=-9.0) * 100).astype(np.int64)
+    operands: list[tuple[Any, ...]] = [
+        (row, row[::-1].copy()),
+        (row[::-1], 2.0),  # a 1-D result is C-ordered whatever the strides
+        (3, i64.ravel()[::2]),
+        (c, c.T.copy()),
+        (c, np.asfortranarray(c)),
+        (c.T, np.asfortranarray(c)),  # F-ordered operands: NumPy's result is too
+        (c.T, 1.5),
+        (c[:, ::2], c[:, 1::2]),
+        (c[:128], c[128:]),
+        (f32, 2.5),
+        (f32, c),
+        (i64, 7),
+        (i64, True),
+        (1j, row),
+        (np.float32(2.0), f32),  # a NumPy scalar: the general path
+        (c, c[:1]),  # broadcasting: the general path
+    ]
+    for a, b in operands:
+        for ufunc in (np.add, np.multiply, np.greater, np.divide):
+            for _ in range(2):
+                _same(*_both(getattr(xp, ufunc.__name__), ufunc, a, b))
+    for x in (row, row[::-3], c, c.T, c[::2, ::-1], f32, i64):
+        for ufunc in (np.negative, np.exp, np.isnan):
+            for _ in range(2):
+                _same(*_both(getattr(xp, ufunc.__name__), ufunc, x))
+
+
+def test_the_shortcut_hands_out_a_kept_block() -> None:
+    ca.set_parallel_threshold(1 << 20)
+    before = ca.get_temporary_reuse()
+    ca.set_temporary_reuse(0)  # nothing kept
+    ca.set_temporary_reuse(64 << 20)
+    try:
+        x = _values("float64", (1 << 16,), 16)
+        first = xp.multiply(x, 2.0)  # the general path: fills the dtype cache
+        kept = {id(block) for block in _reuse._blocks}
+        assert id(first) in kept
+        del first
+        second = xp.multiply(x, 3.0)
+        assert id(second) in kept
+        np.testing.assert_array_equal(second, x * 3.0)
+        third = xp.negative(x)  # second is alive: a new block
+        assert id(third) != id(second)
+        np.testing.assert_array_equal(third, -x)
+    finally:
+        ca.set_temporary_reuse(before)
 
 
 @pytest.mark.parametrize("threads", [2, 3, 5])
