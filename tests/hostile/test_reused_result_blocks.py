@@ -92,10 +92,13 @@ class _Reviver:
 def test_an_array_a_del_revives_keeps_its_values() -> None:
     c, model = _source()
     _Reviver.kept.clear()
-    _Reviver(c + 5.0)  # dies at once; its __del__ keeps the Array
-    [c * 2.0 for _ in range(8)]
-    (revived,) = _Reviver.kept
-    np.testing.assert_array_equal(np.asarray(revived), model + 5.0)
+    try:
+        _Reviver(c + 5.0)  # dies at once; its __del__ keeps the Array
+        [c * 2.0 for _ in range(8)]
+        (revived,) = _Reviver.kept
+        np.testing.assert_array_equal(np.asarray(revived), model + 5.0)
+    finally:
+        _Reviver.kept.clear()  # (a later test walking gc's objects must not find it)
 
 
 def test_a_gc_callback_that_computes_inside_the_hand_out_changes_nothing() -> None:
