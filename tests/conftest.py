@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import re
 import types
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+import cowarray as ca
 from cowarray import _backends
 from cowarray._core import cow
 from cowarray._devices import Device
@@ -58,6 +60,20 @@ def _runs_on_cuda(item: pytest.Item) -> bool:
         return True
     params = getattr(getattr(item, "callspec", None), "params", {})
     return any(isinstance(value, Device) and value.kind == "cuda" for value in params.values())
+
+
+@pytest.fixture
+def empty_block_pool() -> Iterator[None]:
+    """The NumPy backend's pool of reused result blocks emptied, with room
+    for 64 MiB of them (cowarray/_backends/_reuse.py); its budget comes back
+    after the test."""
+    before = ca.get_temporary_reuse()
+    ca.set_temporary_reuse(0)  # (lets go of every kept block)
+    ca.set_temporary_reuse(64 << 20)
+    try:
+        yield
+    finally:
+        ca.set_temporary_reuse(before)
 
 
 @pytest.fixture

@@ -570,7 +570,9 @@ def _reused_binary(ufunc: np.ufunc, x1: Any, x2: Any) -> Any:
     of the wrapper's work on ``x * y`` at 10^5 elements.) A cached dtype
     answers the kind question too: only operands of computed kinds are ever
     entered. The layout is asked of N-D operands only (see
-    :func:`_c_ordered_result`).
+    :func:`_c_ordered_result`; its 1-D test is repeated inline, a call fewer
+    on the common call, and for a second operand of the first's shape the
+    C-order flag alone answers).
     """
     if type(x1) is _ndarray:
         shape = x1.shape

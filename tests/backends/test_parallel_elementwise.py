@@ -476,25 +476,20 @@ def test_results_in_reused_blocks_take_numpys_dtype_and_layout() -> None:
                 _same(*_both(getattr(xp, ufunc.__name__), ufunc, x))
 
 
+@pytest.mark.usefixtures("empty_block_pool")
 def test_the_shortcut_hands_out_a_kept_block() -> None:
     ca.set_parallel_threshold(1 << 20)
-    before = ca.get_temporary_reuse()
-    ca.set_temporary_reuse(0)  # nothing kept
-    ca.set_temporary_reuse(64 << 20)
-    try:
-        x = _values("float64", (1 << 16,), 16)
-        first = xp.multiply(x, 2.0)  # the general path: fills the dtype cache
-        kept = {id(block) for block in _reuse._blocks}
-        assert id(first) in kept
-        del first
-        second = xp.multiply(x, 3.0)
-        assert id(second) in kept
-        np.testing.assert_array_equal(second, x * 3.0)
-        third = xp.negative(x)  # second is alive: a new block
-        assert id(third) != id(second)
-        np.testing.assert_array_equal(third, -x)
-    finally:
-        ca.set_temporary_reuse(before)
+    x = _values("float64", (1 << 16,), 16)
+    first = xp.multiply(x, 2.0)  # (fills the dtype cache, if no earlier call has)
+    kept = {id(block) for block in _reuse._blocks}
+    assert id(first) in kept
+    del first
+    second = xp.multiply(x, 3.0)  # the shortcut: the cache knows the dtype
+    assert id(second) in kept
+    np.testing.assert_array_equal(second, x * 3.0)
+    third = xp.negative(x)  # second is alive: a new block
+    assert id(third) != id(second)
+    np.testing.assert_array_equal(third, -x)
 
 
 @pytest.mark.parametrize("threads", [2, 3, 5])

@@ -21,13 +21,7 @@ from cowarray._backends import _reuse
 N = 1 << 16  # 512 KiB of float64: above the 256 KiB threshold
 
 
-@pytest.fixture(autouse=True)
-def _fresh_list() -> Any:
-    before = ca.get_temporary_reuse()
-    ca.set_temporary_reuse(0)  # start with nothing kept
-    ca.set_temporary_reuse(64 << 20)
-    yield
-    ca.set_temporary_reuse(before)
+pytestmark = pytest.mark.usefixtures("empty_block_pool")  # (tests/conftest.py)
 
 
 def _source() -> tuple[ca.Array, np.ndarray]:
