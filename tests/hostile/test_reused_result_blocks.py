@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 import pytest
-from _attack import KeptCapsule, gc_callback, run_together
+from _attack import KeptCapsule, assert_no_aliases, gc_callback, run_together
 
 import cowarray as ca
 from cowarray._backends import _reuse
@@ -126,6 +126,37 @@ def test_threads_never_share_a_block() -> None:
 
     run_together(*(functools.partial(work, k) for k in range(4)))
     assert not failures
+
+
+def test_threads_on_every_shortcut_never_share_a_block() -> None:
+    # Each way the element-wise wrapper reaches a block without the general
+    # path (two 1-D arrays, two C-ordered 2-D arrays, a scalar on the left, a
+    # unary function: cowarray/_backends/_parallel.py's _reused_binary and
+    # _reused_unary), on four threads switching every microsecond while
+    # results die and free blocks; each thread keeps its last few results
+    # alive. None may share memory with another or with an operand.
+    c, model = _source()
+    flipped = ca.flip(c)
+    square = ca.reshape(c, (256, 256))
+    kept: list[list[tuple[ca.Array, np.ndarray]]] = [[] for _ in range(4)]
+    expressions = (
+        (lambda: c - flipped, model - model[::-1]),
+        (lambda: square * square, (model * model).reshape(256, 256)),
+        (lambda: 2.0 - c, 2.0 - model),
+        (lambda: ca.negative(c), -model),
+    )
+
+    def work(k: int) -> None:
+        for step in range(40):
+            compute, expected = expressions[(k + step) % len(expressions)]
+            kept[k].append((compute(), expected))
+            del kept[k][:-3]  # the older results die: their blocks come free
+
+    run_together(*(functools.partial(work, k) for k in range(4)))
+    results = [result for mine in kept for result, _ in mine]
+    for result, expected in (pair for mine in kept for pair in mine):
+        np.testing.assert_array_equal(np.asarray(result), expected)
+    assert_no_aliases([*results, c, flipped, square])
 
 
 def test_buffer_ids_are_not_reused_with_the_memory() -> None:
