@@ -33,6 +33,15 @@ reports the union once, in NumPy's order and words, under its own
 do what NumPy does. An exception in a block is raised in the caller once
 every block has finished.
 
+The caller enters that recording state by running in a context of its own,
+made once per thread (``contextvars.Context.run``), never by setting NumPy's
+context variable on each call (``np.errstate``). On CPython 3.11 the
+collector can run inside ``ContextVar.set``, and a gc callback that sets a
+context variable of the same context then frees what the outer ``set`` is
+working on: the interpreter crashes (3.12 moved collection out of
+allocation). A gc callback that computes with cowarray would have been such a
+callback.
+
 Given ``out=`` (the in-place operators write ``ufunc(x, y, out=x)``), an
 input that may share memory with ``out`` other than element for element makes
 it one NumPy call, which handles the overlap.
@@ -45,6 +54,7 @@ NumPy computes; the threads share one :class:`queue.SimpleQueue`.
 
 from __future__ import annotations
 
+import contextvars
 import math
 import os
 import queue
@@ -53,7 +63,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import numpy as np
 
@@ -388,6 +398,54 @@ def _flag_sink() -> tuple[list[int], Callable[[str, int], None]]:
     return sink, note
 
 
+def _record_into(note: Callable[[str, int], None]) -> None:
+    """Set the current context's NumPy error state to report every flag to ``note``."""
+    np.seterr(all="call")
+    np.seterrcall(note)
+
+
+class _Recording(threading.local):
+    """This thread's context whose NumPy error state records flags into ``sink``.
+
+    Made on a thread's first big call; ``entered`` is true while that thread
+    runs in it (code run inside, a gc callback or a ``__del__``, cannot enter
+    it again and gets a context of its own).
+    """
+
+    def __init__(self) -> None:
+        self.sink, self.note = _flag_sink()
+        self.context = contextvars.copy_context()
+        self.context.run(_record_into, self.note)
+        self.entered = False
+
+
+_RECORDING: Final = _Recording()
+_R = TypeVar("_R")
+
+
+def _recorded(run: Callable[..., _R], *args: Any) -> _R:
+    """``run(*args)`` in this thread's recording context, with its own flag word.
+
+    The flags ``run`` leaves in the sink are dropped: a caller that wants them
+    reads them inside (``_Job.take`` moves each block's flags out).
+    """
+    recording = _RECORDING
+    sink = recording.sink
+    saved, sink[0] = sink[0], 0
+    try:
+        if recording.entered:  # re-entered from inside this thread's own run
+            context = contextvars.copy_context()
+            context.run(_record_into, recording.note)
+            return context.run(run, *args)
+        recording.entered = True
+        try:
+            return recording.context.run(run, *args)
+        finally:
+            recording.entered = False
+    finally:
+        sink[0] = saved
+
+
 _pool: _Pool | None = None
 _pool_lock = threading.Lock()  # held while threads are made or retired, never while NumPy runs
 
@@ -675,9 +733,9 @@ def _output(ufunc: np.ufunc, inputs: tuple[Any, ...], shape: tuple[int, ...]) ->
     if all(x.flags.c_contiguous for x in arrays):
         # C-ordered inputs give a C-ordered output (a reused block if one fits).
         return _reuse.empty(shape, _result_dtype(ufunc, inputs))
-    # Slices of two per axis keep the strides NumPy orders the output by.
-    with np.errstate(all="ignore"):
-        sample = ufunc(*(_slice(x, 2) for x in inputs))
+    # Slices of two per axis keep the strides NumPy orders the output by (the
+    # flags their values raise are dropped).
+    sample = _recorded(ufunc, *(_slice(x, 2) for x in inputs))
     return np.empty_like(sample, shape=shape)
 
 
@@ -780,15 +838,8 @@ def _compute(
     pool = _current_pool() if len(blocks) > 1 else None
     if pool is not None:
         pool.offer(job, min(len(blocks) - 1, pool.workers))
-    here = 0
-    if record:
-        sink, note = _flag_sink()
-        with np.errstate(all="call", call=note):
-            while job.take(sink) >= 0:
-                here += 1
-    else:  # the caller ignores every flag: so do its blocks
-        while job.take(None) >= 0:
-            here += 1
+    # (a caller that ignores every flag computes its blocks as they are)
+    here = _recorded(_take_all, job, _RECORDING.sink) if record else _take_all(job, None)
     interrupted: BaseException | None = None
     for _ in range(len(blocks) - here):
         while True:
@@ -809,6 +860,14 @@ def _compute(
             flags |= block_flags
         if flags:
             _report(ufunc.__name__, flags, stacklevel)
+
+
+def _take_all(job: _Job, sink: list[int] | None) -> int:
+    """Compute blocks of ``job`` until none is left; how many this thread computed."""
+    here = 0
+    while job.take(sink) >= 0:
+        here += 1
+    return here
 
 
 def _wait(done: queue.SimpleQueue[int]) -> None:

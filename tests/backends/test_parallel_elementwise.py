@@ -512,8 +512,13 @@ def test_settings_refuse_bad_values() -> None:
 
 
 def _python(code: str, **environment: str) -> str:
-    env = {**os.environ, **environment}
-    env.pop("COWARRAY_NUM_THREADS", None) if "COWARRAY_NUM_THREADS" not in environment else None
+    """``code``'s output in a new interpreter with cowarray's defaults and ``environment``.
+
+    (The settings this run was given, ``COWARRAY_PARALLEL_THRESHOLD=0`` in
+    .ci/run, are not passed on.)
+    """
+    settings = ("COWARRAY_NUM_THREADS", "COWARRAY_PARALLEL_THRESHOLD")
+    env = {k: v for k, v in os.environ.items() if k not in settings} | environment
     done = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
     )
