@@ -376,8 +376,7 @@ def _work(jobs: queue.SimpleQueue[_Job | None]) -> None:
     sink, note = _flag_sink()
     # This thread's own error state (NumPy 2 keeps it per thread) records
     # every flag for the caller to report under its error state.
-    np.seterr(all="call")
-    np.seterrcall(note)
+    _record_into(note)
     while True:
         job = jobs.get()
         if job is None:
@@ -407,7 +406,8 @@ def _record_into(note: Callable[[str, int], None]) -> None:
 class _Recording(threading.local):
     """This thread's context whose NumPy error state records flags into ``sink``.
 
-    Made on a thread's first big call; ``entered`` is true while that thread
+    Made on a thread's first split call (the importing thread's at import,
+    by ``_RECORDING``'s construction); ``entered`` is true while that thread
     runs in it (code run inside, a gc callback or a ``__del__``, cannot enter
     it again and gets a context of its own).
     """
