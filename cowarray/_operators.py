@@ -511,8 +511,16 @@ def _apply_inplace(name: str, array: Array, other: Operand, bound: _Bindings) ->
         # (a defensive ``x = x.copy()`` before it), the view's new values go
         # into new memory in one pass, as for a shared array below.
         derive = _inplace_derive if data.size >= IN_PLACE_MIN_SIZE else None
+        # ``x`` and ``t`` may move onto one copy of ``x`` first (one copy, as
+        # NumPy's ``x = x.copy()`` made), unless ``x`` is a view whose family
+        # lives: the store of ``t`` into ``x`` then reports the write.
+        together = type(parent._family) is not _VIEWS or not families.lives_beside_its_family(
+            parent
+        )
         # (positional: a keyword argument cost the call 160 instructions)
-        cow.write_through(array, parent, _inplace_apply, function, operand, _NO_FAST_WRITE, derive)
+        cow.write_through(
+            array, parent, _inplace_apply, function, operand, _NO_FAST_WRITE, derive, together
+        )
         return
     fast = fast_writes(array)
     if data.size >= IN_PLACE_MIN_SIZE and not backend.errors_may_surface(name, dtype):

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 __all__ = [
+    "address_range",
     "expm1_special_values",
     "floor_divide",
     "int_from_environment",
@@ -42,6 +43,22 @@ def int_from_environment(variable: str, default: int, minimum: int) -> int:
         )
         return default
     return value
+
+
+def address_range(
+    pointer: int, shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int
+) -> tuple[int, int]:
+    """``(first, past-the-end)`` byte addresses of a strided view at ``pointer``."""
+    if 0 in shape:
+        return pointer, pointer
+    low = high = pointer
+    for length, stride in zip(shape, strides, strict=True):
+        reach = (length - 1) * stride
+        if reach < 0:
+            low += reach
+        else:
+            high += reach
+    return low, high + itemsize
 
 
 def into(out: Any, result: Any) -> Any:

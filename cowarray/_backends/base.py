@@ -135,6 +135,13 @@ class Backend(Protocol):
         strides and dtype)."""
         ...
 
+    def copy_with_view(self, data: Any, view: Any) -> Any:
+        """``(copy, moved)``: a :meth:`copy` of ``data`` and, as a view of
+        it, the elements of ``copy`` that ``view`` (a view of ``data``'s
+        elements) views in ``data``; None, before copying, where the backend
+        cannot make them (the caller then copies ``view``'s region)."""
+        ...
+
     def must_copy_before_write(self, data: Any) -> bool:
         """Whether ``data`` cannot be written in place (read-only, self-overlapping)."""
         ...

@@ -61,6 +61,7 @@ import numpy as np
 
 from .._deaths import call_at_death
 from .._positions import flat_positions, has_integer_arrays
+from ._common import address_range
 from ._cupy_namespace import check_index_bounds, release_of, standard_namespace
 from .numpy import NUMPY_BACKEND
 
@@ -325,8 +326,8 @@ class CupyBackend:
 
     def overlaps(self, a: Any, b: Any) -> bool:
         # (bounds only: CuPy has no exact overlap test cheap enough here)
-        low_a, high_a = _address_range(int(a.data.ptr), a.shape, a.strides, a.itemsize)
-        low_b, high_b = _address_range(int(b.data.ptr), b.shape, b.strides, b.itemsize)
+        low_a, high_a = address_range(int(a.data.ptr), a.shape, a.strides, a.itemsize)
+        low_b, high_b = address_range(int(b.data.ptr), b.shape, b.strides, b.itemsize)
         return low_a < high_b and low_b < high_a
 
     def written_view(self, data: Any, index: Any) -> Any:
@@ -346,6 +347,9 @@ class CupyBackend:
             and a.dtype == b.dtype
             and int(a.data.ptr) == int(b.data.ptr)
         )
+
+    def copy_with_view(self, data: Any, view: Any) -> Any:
+        return None  # (the write copies the view's region instead: one copy more)
 
     def errors_may_surface(self, name: str, dtype: Any) -> bool:
         return False  # CuPy reports no floating-point errors
@@ -724,22 +728,6 @@ class _StreamPointer:
 
     def __cuda_stream__(self) -> tuple[int, int]:
         return 0, self.pointer
-
-
-def _address_range(
-    pointer: int, shape: tuple[int, ...], strides: tuple[int, ...], itemsize: int
-) -> tuple[int, int]:
-    """``(first, past-the-end)`` byte addresses of a strided view at ``pointer``."""
-    if 0 in shape:
-        return pointer, pointer
-    low = high = pointer
-    for length, stride in zip(shape, strides, strict=True):
-        reach = (length - 1) * stride
-        if reach < 0:
-            low += reach
-        else:
-            high += reach
-    return low, high + itemsize
 
 
 # dtypes whose repeated updates CuPy's atomics get exactly right (add.at also

@@ -341,6 +341,22 @@ class NumpyBackend:
             and a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
         )
 
+    def copy_with_view(self, data: np.ndarray, view: np.ndarray) -> Any:
+        if not data.flags.c_contiguous:
+            return None  # (a copy would place the elements at other offsets)
+        start = data.__array_interface__["data"][0]
+        first = view.__array_interface__["data"][0]
+        low, high = _common.address_range(first, view.shape, view.strides, view.itemsize)
+        if low < start or high > start + data.nbytes:
+            return None  # (not elements of data)
+        copy = self.copy(data)
+        if copy.strides != data.strides:
+            return None  # (a length-1 axis with another stride: rare)
+        moved = np.ndarray(
+            view.shape, view.dtype, buffer=copy, offset=first - start, strides=view.strides
+        )
+        return copy, moved
+
     def errors_may_surface(self, name: str, dtype: Any) -> bool:
         if dtype.kind in "biu" and name in _EXACT_ON_INTEGERS:
             return False

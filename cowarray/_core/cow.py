@@ -622,7 +622,7 @@ def state_of(holder: Holder) -> str:
 # -- writing -----------------------------------------------------------------
 
 # How a write goes, decided under the lock by _claim().
-_RETRY, _IN_PLACE, _COPY, _COPY_SHARED = 0, 1, 2, 3
+_RETRY, _IN_PLACE, _COPY, _COPY_SHARED, _MOVE_TOGETHER = 0, 1, 2, 3, 4
 
 
 def write(
@@ -633,6 +633,7 @@ def write(
     fast: frozenset[Any] = _NO_FAST_WRITE,
     beside: Holder | None = None,
     derive: Callable[[Any, Any, Any], Any] | None = None,
+    together: bool = False,
 ) -> None:
     """Run ``apply(target, a, b)`` on memory only ``holder`` sees.
 
@@ -656,6 +657,10 @@ def write(
     computes ``data - m`` into new memory rather than copying ``data`` and
     then subtracting): it must return new memory that nobody else holds, of
     ``data``'s shape and dtype, or None to copy and apply after all.
+
+    ``together``: where ``beside`` holds ``holder``'s memory with others
+    too, ``beside`` and ``holder`` first move onto one copy of ``beside``'s
+    memory (:func:`_move_together`), and the write goes in place there.
     """
     backend = holder._device.backend
     while True:
@@ -666,7 +671,12 @@ def write(
             if known
             else backend.must_copy_before_write(data)  # may allocate: outside the lock
         )
-        way, kept = _claim(holder, data, must_copy, beside)
+        way, kept = _claim(holder, data, must_copy, beside, together)
+        if way == _MOVE_TOGETHER:
+            assert beside is not None
+            together = False  # (once: if the backend cannot, the write copies)
+            _move_together(holder, beside)
+            continue
         if way == _IN_PLACE:
             _write_in_place(holder, apply, a, b, kept, fast)
             return
@@ -676,7 +686,7 @@ def write(
 
 
 def _claim(
-    holder: Holder, data: Any, must_copy: bool, beside: Holder | None = None
+    holder: Holder, data: Any, must_copy: bool, beside: Holder | None = None, together: bool = False
 ) -> tuple[int, Buffer | None]:
     """Under the lock: how ``holder`` writes ``data``, and the record it keeps.
 
@@ -753,6 +763,22 @@ def _claim(
             holder._buf = marker
             return _IN_PLACE, buf
         if not sole or must_copy or buf.read_only:
+            if (
+                together
+                and beside is not None
+                and beside._buf is buf
+                and beside is not holder
+                and not must_copy
+                and not buf.read_only
+                and not exclusive
+                and (page_cow_min is None or beside._data.nbytes < page_cow_min)
+            ):
+                # ``beside`` and ``holder`` hold the memory with others: they
+                # move onto a copy of ``beside``'s first (write, then here again).
+                # (Not where page COW is on and ``beside`` is big: the store
+                # of a small region into it clones it page by page instead.)
+                buf.shareable = True  # (its gate was open: not exposed, not foreign)
+                return _MOVE_TOGETHER, None
             # Only memory others hold, that this view may write, may be
             # cloned page by page (never re-entered code: see _claim's start).
             plain = not must_copy and not buf.read_only and _gate(buf)
@@ -944,6 +970,7 @@ def write_through(
     b: Any,
     fast: frozenset[type] = _NO_FAST_WRITE,
     derive: Callable[[Any, Any, Any], Any] | None = None,
+    together: bool = False,
 ) -> None:
     """The in-place write of ``t`` in ``x[k] += d`` (``t = x[k]``), where the
     statement is proven to store ``t`` into ``parent`` (``x``) next
@@ -954,12 +981,82 @@ def write_through(
     thread is that one: only the caller's stack holds the temporary.)
     ``derive`` as for :func:`write`, where ``x`` has other holders than
     ``t`` and the write goes into a copy of ``t``'s region.
+
+    ``together``: where ``x`` has other holders than ``t`` (``x =
+    x.copy()`` before it), ``x`` and ``t`` first move onto one copy of
+    ``x``'s memory (:func:`write`'s ``together``), and the write goes in
+    place there: one copy of ``x``, where a copy of ``t``'s region and then
+    one of ``x`` were two. The caller passes False where the write-back
+    must reach ``x``'s view family (it reports the write).
     """
     _expected.__dict__.pop("store", None)
     data, parent_data = view._data, parent._data
-    write(view, apply, a, b, fast, parent, derive)
+    write(view, apply, a, b, fast, parent, derive, together)
     if view._data is data and view._buf is parent._buf and parent._data is parent_data:
         _expected.store = (view, data, parent, parent_data)
+
+
+def _move_together(view: Holder, parent: Holder) -> None:
+    """Give ``parent`` (``x``) a copy of its memory and ``view`` (``t``, a
+    view of it) the same elements of that copy, in one section, under a new
+    record they alone hold: where :func:`_claim` found others sharing their
+    memory before the write of ``t`` beside ``x`` (``x = x.copy()`` and then
+    ``x[k] += d``), after which the write goes in place.
+
+    Nothing changes unless the backend can make the view
+    (``copy_with_view``), the shared record is plain (not exposed, foreign or
+    read-only; no writer, no waiting joiner) and both still hold it with
+    the memory read before the copy. The copy is made outside the lock
+    (it may run collections); the record's other holders keep the old
+    memory, which nobody writes in place while they share it, so the copy
+    holds what ``x`` and ``t`` held. A lock-free joiner of either reads the
+    slot, the data, then the slot again: the slot is written first
+    (:func:`_store`), so it sees the old pair or takes the lock.
+    """
+    backend = parent._device.backend
+    old, region = parent._data, view._data
+    made = backend.copy_with_view(old, region)
+    if made is None:
+        return
+    copy, moved = made
+    record = Buffer(backend.memory_owner(copy), backend.owner_nbytes(copy))
+    reentered = _lock._is_owned()
+    _lock.acquire()
+    try:
+        shared = parent._buf
+        if (
+            reentered
+            or shared is None
+            or view._buf is not shared
+            or shared.writer
+            or shared.foreign
+            or shared.exposures
+            or shared.read_only
+            or not shared.shareable
+            or parent._data is not old
+            or view._data is not region
+            or (_joiners and (id(parent) in _joiners or id(view) in _joiners))
+        ):
+            return
+        _store(parent, copy, record, _NO_FAST_WRITE, reentered)
+        _store(view, moved, record, _NO_FAST_WRITE, reentered)
+        streams = STREAMS[backend]
+        if streams is not None:
+            streams.note_share(copy)
+    finally:
+        _lock.release()
+    del record  # (the two holders' references are the count from here on)
+    nbytes = copy.nbytes
+    if observer is not None:
+        try:
+            observer.record("materialize", parent, shared, nbytes)
+        except BaseException:
+            # A CopyWarning turned into an error refuses the copy: both go
+            # back to the memory and the record they shared.
+            _commit(parent, old, _NO_FAST_WRITE, shared)
+            _commit(view, region, _NO_FAST_WRITE, shared)
+            raise
+    COUNTERS.add(nbytes)
 
 
 def reader_may_stay(holder: Holder, index: Any, reader: Holder) -> bool | None:

@@ -61,6 +61,21 @@ def test_the_original_keeps_its_address_when_remapped() -> None:
     assert float(y[1]) == 1.0 and float(x[1]) == 7.0 and float(x[0]) == 0.0
 
 
+def test_a_small_slice_written_back_into_a_clone_copies_pages_not_the_clone() -> None:
+    # y[a:b] += d on a lazy clone: the view's new values, and the pages the
+    # store touches, not a copy of y (the copy moving y and its view
+    # together would make, cow._move_together).
+    model, x = _big()
+    y = ca.lazy_clone(x)
+    with ca.trace() as t:
+        y[10:20] += 1.0
+    assert t.bytes_copied <= 80 + PAGE
+    expected = model.copy()
+    expected[10:20] += 1.0
+    np.testing.assert_array_equal(np.asarray(y), expected)
+    np.testing.assert_array_equal(np.asarray(x), model)
+
+
 def test_a_dense_write_copies_the_region_eagerly() -> None:
     _, x = _big()
     y = ca.lazy_clone(x)
