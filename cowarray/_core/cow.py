@@ -675,7 +675,10 @@ def write(
         if way == _MOVE_TOGETHER:
             assert beside is not None
             together = False  # (once: if the backend cannot, the write copies)
-            _move_together(holder, beside)
+            # The old record stays referenced until the write ends: the
+            # caller may hold the old memory as an operand (``x[k] += x``),
+            # and its other holders must not write it in place meanwhile.
+            left = _move_together(holder, beside)  # noqa: F841
             continue
         if way == _IN_PLACE:
             _write_in_place(holder, apply, a, b, kept, fast)
@@ -777,7 +780,7 @@ def _claim(
                 # move onto a copy of ``beside``'s first (write, then here again).
                 # (Not where page COW is on and ``beside`` is big: the store
                 # of a small region into it clones it page by page instead.)
-                buf.shareable = True  # (its gate was open: not exposed, not foreign)
+                buf.shareable = _gate(buf)
                 return _MOVE_TOGETHER, None
             # Only memory others hold, that this view may write, may be
             # cloned page by page (never re-entered code: see _claim's start).
@@ -996,7 +999,7 @@ def write_through(
         _expected.store = (view, data, parent, parent_data)
 
 
-def _move_together(view: Holder, parent: Holder) -> None:
+def _move_together(view: Holder, parent: Holder) -> Buffer | None:
     """Give ``parent`` (``x``) a copy of its memory and ``view`` (``t``, a
     view of it) the same elements of that copy, in one section, under a new
     record they alone hold: where :func:`_claim` found others sharing their
@@ -1009,17 +1012,21 @@ def _move_together(view: Holder, parent: Holder) -> None:
     the memory read before the copy. The copy is made outside the lock
     (it may run collections); the record's other holders keep the old
     memory, which nobody writes in place while they share it, so the copy
-    holds what ``x`` and ``t`` held. A lock-free joiner of either reads the
-    slot, the data, then the slot again: the slot is written first
-    (:func:`_store`), so it sees the old pair or takes the lock.
+    holds what ``x`` and ``t`` held. The new record's gate stays closed
+    until both holders hold it with the new memory: a lock-free joiner
+    reads the slot, the data, then the slot again, and code re-entered
+    between two stores (a tracer's line event) would otherwise find the new
+    record with the old memory. Returns the old record (None if nothing
+    moved), which the caller holds until its write ends.
     """
     backend = parent._device.backend
     old, region = parent._data, view._data
     made = backend.copy_with_view(old, region)
     if made is None:
-        return
+        return None
     copy, moved = made
     record = Buffer(backend.memory_owner(copy), backend.owner_nbytes(copy))
+    record.shareable = False  # (opened once both hold it)
     reentered = _lock._is_owned()
     _lock.acquire()
     try:
@@ -1037,9 +1044,10 @@ def _move_together(view: Holder, parent: Holder) -> None:
             or view._data is not region
             or (_joiners and (id(parent) in _joiners or id(view) in _joiners))
         ):
-            return
+            return None
         _store(parent, copy, record, _NO_FAST_WRITE, reentered)
         _store(view, moved, record, _NO_FAST_WRITE, reentered)
+        record.shareable = True
         streams = STREAMS[backend]
         if streams is not None:
             streams.note_share(copy)
@@ -1057,6 +1065,7 @@ def _move_together(view: Holder, parent: Holder) -> None:
             _commit(view, region, _NO_FAST_WRITE, shared)
             raise
     COUNTERS.add(nbytes)
+    return shared
 
 
 def reader_may_stay(holder: Holder, index: Any, reader: Holder) -> bool | None:

@@ -279,6 +279,14 @@ def _clone_during_writes() -> None:
 _VIEW_SPELLINGS = [statement for statement in _SPELLINGS if "x[i, j]" not in statement]
 
 
+def _running(name: str) -> bool:
+    """Whether a function called ``name`` is on this thread's stack."""
+    frame: Any = sys._getframe(1)
+    while frame is not None and frame.f_code.co_name != name:
+        frame = frame.f_back
+    return frame is not None
+
+
 @pytest.fixture
 def no_page_cow() -> Iterator[None]:
     """Page COW off, its default (``.ci/run`` runs this file with it on: a
@@ -409,14 +417,8 @@ def test_a_gc_callback_that_reads_and_writes_during_the_move_sees_whole_values(
     state: dict[str, Any] = {"seen": [], "inside": 0, "armed": False}
 
     def callback(phase: str, info: dict[str, Any]) -> None:
-        if phase != "start" or not state["armed"]:
-            return
-        frame = sys._getframe()
-        while frame is not None and frame.f_code.co_name != "_move_together":
-            frame = frame.f_back
-        if frame is None:
+        if phase != "start" or not state["armed"] or not _running("_move_together"):
             return  # (not yet: the attack is on the move)
-        del frame
         state["armed"] = False
         state["inside"] += 1
         x = state["x"]
@@ -471,3 +473,154 @@ def test_the_move_refused_as_an_error_leaves_both_values_sharing(no_page_cow: No
     assert ca.shares_buffer(x, original)
     np.testing.assert_array_equal(np.asarray(x), model)
     np.testing.assert_array_equal(np.asarray(original), model)
+
+
+def test_the_operand_read_before_the_move_keeps_its_values(no_page_cow: None) -> None:
+    # x[...] += x: the operand is x's memory as read before x moved. The
+    # array x was copied from must not write that memory in place while the
+    # write still reads it (a gc callback inside the write, here; another
+    # thread, in general). (A big x: the pool's split runs Python inside the
+    # write, where the collector can call back.)
+    import gc
+
+    n = 1 << 21
+    source = ca.asarray(np.ones(n))
+    state: dict[str, Any] = {"armed": False, "fired": False}
+
+    def callback(phase: str, info: dict[str, Any]) -> None:
+        if phase != "start" or not state["armed"]:
+            return
+        if np.shares_memory(state["x"]._data, source._data):
+            return  # (not moved yet)
+        if not _running("_write_in_place") or _running("_move_together"):
+            return
+        state["armed"] = False
+        state["fired"] = True
+        source[...] = 100.0
+
+    threshold = gc.get_threshold()
+    gc.callbacks.append(callback)
+    try:
+        for _ in range(3):
+            source[...] = 1.0
+            x = source.copy()
+            state.update(x=x, armed=True)
+            gc.set_threshold(1)
+            x[...] += x
+            gc.set_threshold(*threshold)
+            state["armed"] = False
+            assert np.array_equal(x._data, np.full(n, 2.0))
+            if state["fired"]:
+                break
+    finally:
+        gc.callbacks.remove(callback)
+        gc.set_threshold(*threshold)
+    if not state["fired"]:
+        pytest.skip("no collection ran inside the in-place write: the attack did not happen")
+    assert np.array_equal(source._data, np.full(n, 100.0))
+
+
+def test_a_tracer_started_inside_the_move_never_joins_new_record_to_old_memory(
+    no_page_cow: None,
+) -> None:
+    # A line tracer, set by a gc callback while x moves, runs between the
+    # two stores of x's slots and clones x there. The clone must not pair
+    # the new record with the old memory: it would change when the array
+    # x was copied from writes that memory in place.
+    import gc
+    import inspect
+
+    from cowarray._core import cow
+
+    lines, first = inspect.getsourcelines(cow._store)
+    data_line = first + next(i for i, line in enumerate(lines) if "holder._data = data" in line)
+    state: dict[str, Any] = {"armed": False, "clone": None}
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        if event == "call":
+            return tracer if frame.f_code is cow._store.__code__ else None
+        if event == "line" and frame.f_lineno == data_line and frame.f_locals["holder"] is x:
+            sys.settrace(None)
+            state["clone"] = ca.lazy_clone(x)
+        return tracer
+
+    def callback(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start" and state["armed"] and _running("_move_together"):
+            state["armed"] = False
+            sys.settrace(tracer)
+
+    threshold = gc.get_threshold()
+    gc.callbacks.append(callback)
+    try:
+        for _ in range(20):  # (until a collection runs inside the move)
+            source = ca.asarray(np.arange(6.0))
+            x = source.copy()
+            gc.collect()  # (3.14's collector may wait out a threshold of 1 after a full pass)
+            state["armed"] = True
+            gc.set_threshold(1)
+            x[1:-1] += 1.0
+            gc.set_threshold(*threshold)
+            sys.settrace(None)
+            state["armed"] = False
+            if state["clone"] is not None:
+                break
+    finally:
+        gc.set_threshold(*threshold)
+        gc.callbacks.remove(callback)
+        sys.settrace(None)
+    clone = state["clone"]
+    if clone is None:
+        pytest.skip("the tracer did not run between the stores: the attack did not happen")
+    seen = clone._data.copy()
+    source[0] = -100.0  # its memory's sole holder now: written in place
+    np.testing.assert_array_equal(clone._data, seen)
+    np.testing.assert_array_equal(x._data, [0.0, 2.0, 3.0, 4.0, 5.0, 5.0])
+
+
+def test_the_operand_read_before_the_move_keeps_its_values_across_threads(
+    no_page_cow: None,
+) -> None:
+    # As above, with another thread writing the clone (its own value) as
+    # soon as x has moved, while x[...] += x still reads the old memory (a
+    # big x: NumPy lets other threads in during the loop).
+    n = 1 << 21
+    state: dict[str, Any] = {"clone": None, "x": None, "stop": False}
+    go = threading.Event()
+    wrong: list[int] = []
+
+    def write_the_clone() -> None:
+        while not state["stop"]:
+            if not go.wait(timeout=0.1):
+                continue
+            go.clear()
+            clone, x = state["clone"], state["x"]
+            if clone is None:
+                continue
+            old = clone._data
+            for _ in range(20000):  # until x has moved off the memory
+                if not np.shares_memory(x._data, old):
+                    break
+            for _ in range(50):
+                clone[...] = -1.0
+            state["clone"] = None
+
+    thread = threading.Thread(target=write_the_clone)
+    thread.start()
+    try:
+        x = ca.asarray(np.ones(n))
+        for attempt in range(20):
+            state["x"], state["clone"] = x, x.copy()
+            go.set()
+            x[...] += x
+            if not np.array_equal(x._data, np.full(n, 2.0)):
+                wrong.append(attempt)
+            for _ in range(1000):
+                if state["clone"] is None:
+                    break
+                threading.Event().wait(0.001)
+            x = ca.asarray(np.ones(n))
+    finally:
+        state["stop"] = True
+        go.set()
+        thread.join(timeout=30)
+    assert not wrong, f"x's new values read the clone's writes in {len(wrong)} of 20 rounds"
