@@ -33,7 +33,8 @@ Rules enforced here (docs/design.md, rules 2, 3, 7 and 10; §3 there says how):
   code running inside another section of this thread.
 * A holder that shares its memory copies only the region it views into a new
   compact buffer, writes there, and only then commits it, so a write that
-  raises commits nothing.
+  raises commits nothing; it holds the old record while it copies, and
+  commits only if the holder still holds the memory it copied.
 * **Page-granular copy-on-write** (off by default; docs/design.md §5): a
   holder that shares a view of at least :data:`page_cow_min` bytes and
   writes (``x[i] = v``) a region spanning at most :data:`PAGE_WRITE_FRACTION`
@@ -683,9 +684,11 @@ def write(
         if way == _IN_PLACE:
             _write_in_place(holder, apply, a, b, kept, fast)
             return
-        if way in (_COPY, _COPY_SHARED):
-            _write_to_copy(holder, data, apply, a, b, fast, way == _COPY_SHARED, derive)
+        if way in (_COPY, _COPY_SHARED) and _write_to_copy(
+            holder, data, apply, a, b, fast, way == _COPY_SHARED, derive, kept
+        ):
             return
+        # (not committed: another thread gave the holder new memory meanwhile)
 
 
 def _claim(
@@ -786,7 +789,9 @@ def _claim(
             # cloned page by page (never re-entered code: see _claim's start).
             plain = not must_copy and not buf.read_only and _gate(buf)
             buf.shareable = _gate(buf)
-            return (_COPY_SHARED if plain else _COPY), None
+            # (the record goes with the way: the copying writer holds it
+            # until it commits, so nobody writes the memory in place meanwhile)
+            return (_COPY_SHARED if plain else _COPY), buf
         keep = None if _gate(buf) else buf  # plain memory: the record is dropped
         if keep is None:
             # Memory shared until now is written in place from here on: a
@@ -847,9 +852,17 @@ def _write_to_copy(
     fast: frozenset[Any],
     shared: bool = False,
     derive: Callable[[Any, Any, Any], Any] | None = None,
-) -> None:
+    held: Buffer | None = None,
+) -> bool:
     # ``data`` is shared (nobody writes it in place) or not writable: copy
-    # it, write the copy, and commit only once both have succeeded.
+    # it, write the copy, and commit only once both have succeeded. ``held``,
+    # the record ``_claim`` counted, is a holder of ``data`` until this
+    # returns: another thread's writer of ``holder`` then copies too, rather
+    # than writing ``data`` in place while it is copied here. The commit
+    # happens only if ``holder`` still holds ``data`` (False: another thread
+    # committed new memory meanwhile, and the caller decides again, so
+    # neither write is lost: an export's copy, on another thread, lost the
+    # owner's write).
     backend = holder._device.backend
     copy = None
     pages = None
@@ -869,7 +882,14 @@ def _write_to_copy(
             apply(copy, a, b)
         nbytes = copy.nbytes
     old = holder._buf
-    _commit(holder, copy, fast)
+    reentered = _lock._is_owned()
+    _lock.acquire()
+    try:
+        if holder._data is not data:
+            return False
+        _store(holder, copy, None, fast, reentered)
+    finally:
+        _lock.release()
     if observer is not None:
         try:
             observer.record("materialize", holder, old, nbytes)
@@ -879,6 +899,7 @@ def _write_to_copy(
             _commit(holder, data, _NO_FAST_WRITE, old)
             raise
     COUNTERS.add(nbytes)
+    return True
 
 
 def _page_clone(backend: Any, data: Any, index: Any, minimum: int) -> Any:

@@ -14,10 +14,11 @@ import dis
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 import pytest
-from _attack import assert_no_aliases, gc_callback, host, switching_every_microsecond
+from _attack import assert_no_aliases, gc_callback, host, run_together, switching_every_microsecond
 
 import cowarray as ca
 
@@ -769,3 +770,52 @@ def test_threads_cloning_arrays_written_in_one_pass_never_see_them_change() -> N
     assert float(ca.min(x)) == float(ca.max(x)) == 1.0
     changed = [(then, float(c[7, 7])) for c, then in clones if float(c[7, 7]) != then]
     assert not changed, f"{len(changed)} of {len(clones)} clones changed, e.g. {changed[:3]}"
+
+
+@pytest.mark.parametrize("export", ["numpy", "dlpack"])
+def test_an_export_on_another_thread_never_loses_the_owners_writes(export: str) -> None:
+    # One thread updates x, taking a clone of it first each time (so each
+    # update copies); another exports x all along, which first gives x
+    # memory of its own (a copy of a shared buffer). The export's copy was
+    # committed over an update that ended meanwhile: the update was lost.
+    shape = (128, 64)
+    done = threading.Event()
+    state: dict[str, Any] = {"x": None}
+    lost: list[int] = []
+
+    def update() -> None:
+        x = ca.zeros(shape)
+        model = np.zeros(shape)
+        state["x"] = x
+        try:
+            for step in range(600):
+                clone = x.copy()
+                x[1:-1] += 1.0
+                model[1:-1] += 1.0
+                if step % 3 == 0:
+                    x[:, 1:3] += 2.0
+                    model[:, 1:3] += 2.0
+                if step % 5 == 0:
+                    x[::-1] += 0.5
+                    model[::-1] += 0.5
+                del clone
+                if not np.array_equal(x._data, model):
+                    lost.append(step)
+                    return
+        finally:
+            done.set()
+
+    def read() -> None:
+        while not done.is_set():
+            x = state["x"]
+            if x is None:
+                continue
+            if export == "numpy":
+                np.asarray(x)
+            else:
+                x.__dlpack__()
+
+    for _ in range(8):  # (one run in two lost an update before the fix)
+        run_together(update, read, timeout=120)
+        done.clear()
+        assert not lost, f"an update was lost at step {lost[0]}"
