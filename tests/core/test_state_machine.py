@@ -787,6 +787,7 @@ def test_state_machine_catches_a_core_that_never_copies(monkeypatch: pytest.Monk
         fast: Any = None,
         beside: Any = None,
         derive: Any = None,
+        together: Any = False,
     ) -> None:
         if apply is cow._nothing:
             real_write(holder, apply, a, b)
