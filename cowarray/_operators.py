@@ -508,12 +508,14 @@ def _apply_inplace(name: str, array: Array, other: Operand, bound: _Bindings) ->
             function = whole  # (small: no pool)
         # No fast writes for ``t``: it shares its memory with ``x`` past the
         # write, and dies with the statement. Where ``x`` has other holders
-        # (a defensive ``x = x.copy()`` before it), the view's new values go
-        # into new memory in one pass, as for a shared array below.
+        # (a defensive ``x = x.copy()`` before it), ``x`` and ``t`` move onto
+        # one copy of ``x`` first (one copy, as NumPy's ``x.copy()`` made),
+        # unless ``x`` is a view whose family lives: the store of ``t`` into
+        # ``x`` then reports the write. Where they cannot move, the view's
+        # new values go into new memory in one pass, as for a shared array below.
         derive = _inplace_derive if data.size >= IN_PLACE_MIN_SIZE else None
-        # ``x`` and ``t`` may move onto one copy of ``x`` first (one copy, as
-        # NumPy's ``x = x.copy()`` made), unless ``x`` is a view whose family
-        # lives: the store of ``t`` into ``x`` then reports the write.
+        # (lives_beside_its_family's type test inline: a root ``x``, the
+        # common case, needs no call)
         together = type(parent._family) is not _VIEWS or not families.lives_beside_its_family(
             parent
         )

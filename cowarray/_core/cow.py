@@ -882,14 +882,8 @@ def _write_to_copy(
             apply(copy, a, b)
         nbytes = copy.nbytes
     old = holder._buf
-    reentered = _lock._is_owned()
-    _lock.acquire()
-    try:
-        if holder._data is not data:
-            return False
-        _store(holder, copy, None, fast, reentered)
-    finally:
-        _lock.release()
+    if not _commit(holder, copy, fast, None, data):
+        return False
     if observer is not None:
         try:
             observer.record("materialize", holder, old, nbytes)
@@ -913,12 +907,22 @@ def _page_clone(backend: Any, data: Any, index: Any, minimum: int) -> Any:
     return backend.page_clone(data)
 
 
-def _commit(holder: Holder, data: Any, fast: frozenset[Any], record: Buffer | None = None) -> None:
-    """Make ``data`` the holder's memory, with ``record`` (None: fresh memory)."""
+def _commit(
+    holder: Holder,
+    data: Any,
+    fast: frozenset[Any],
+    record: Buffer | None = None,
+    over: Any = None,
+) -> bool:
+    """Make ``data`` the holder's memory, with ``record`` (None: fresh memory);
+    given ``over``, only if the holder still holds that memory. Whether it did."""
     reentered = _lock._is_owned()
     _lock.acquire()
     try:
+        if over is not None and holder._data is not over:
+            return False
         _store(holder, data, record, fast, reentered)
+        return True
     finally:
         _lock.release()
 

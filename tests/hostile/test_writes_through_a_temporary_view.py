@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from _attack import run_together
+from _attack import gc_callback, run_together
 
 import cowarray as ca
 from cowarray._core import families
@@ -411,13 +411,11 @@ def test_a_gc_callback_that_reads_and_writes_during_the_move_sees_whole_values(
     # x moves onto its own copy (collections run at the new record's
     # allocation). The clone keeps its values, x gets exactly its own
     # write, and the source exactly the callback's.
-    import gc
-
     source, _ = _pair()
     state: dict[str, Any] = {"seen": [], "inside": 0, "armed": False}
 
-    def callback(phase: str, info: dict[str, Any]) -> None:
-        if phase != "start" or not state["armed"] or not _running("_move_together"):
+    def attack() -> None:
+        if not state["armed"] or not _running("_move_together"):
             return  # (not yet: the attack is on the move)
         state["armed"] = False
         state["inside"] += 1
@@ -429,30 +427,23 @@ def test_a_gc_callback_that_reads_and_writes_during_the_move_sees_whole_values(
         if state["inside"] % 2:
             x[0, 0] = 7.0  # outside the region the statement writes
 
-    threshold = gc.get_threshold()
-    gc.callbacks.append(callback)
-    try:
-        for _ in range(30):
-            before = np.array(np.asarray(source))
-            x = source.copy()
-            state["x"] = x
-            state["armed"] = True
-            gc.set_threshold(1)
+    for _ in range(30):
+        before = np.array(np.asarray(source))
+        x = source.copy()
+        state["x"] = x
+        state["armed"] = True
+        with gc_callback(attack):
             x[1:-1] += 1.0
-            gc.set_threshold(*threshold)
-            fired = not state["armed"]
-            state["armed"] = False
-            expected = before.copy()
-            expected[1:-1] += 1.0
-            if fired and state["inside"] % 2:
-                expected[0, 0] = 7.0
-            np.testing.assert_array_equal(np.asarray(x), expected)
-            if fired:
-                before[0, 0] -= 5.0
-            np.testing.assert_array_equal(np.asarray(source), before)
-    finally:
-        gc.callbacks.remove(callback)
-        gc.set_threshold(*threshold)
+        fired = not state["armed"]
+        state["armed"] = False
+        expected = before.copy()
+        expected[1:-1] += 1.0
+        if fired and state["inside"] % 2:
+            expected[0, 0] = 7.0
+        np.testing.assert_array_equal(np.asarray(x), expected)
+        if fired:
+            before[0, 0] -= 5.0
+        np.testing.assert_array_equal(np.asarray(source), before)
     if not state["inside"]:
         pytest.skip("no collection ran while x moved: the attack did not happen")
     for clone, values in state["seen"]:
@@ -481,14 +472,12 @@ def test_the_operand_read_before_the_move_keeps_its_values(no_page_cow: None) ->
     # write still reads it (a gc callback inside the write, here; another
     # thread, in general). (A big x: the pool's split runs Python inside the
     # write, where the collector can call back.)
-    import gc
-
     n = 1 << 21
     source = ca.asarray(np.ones(n))
     state: dict[str, Any] = {"armed": False, "fired": False}
 
-    def callback(phase: str, info: dict[str, Any]) -> None:
-        if phase != "start" or not state["armed"]:
+    def attack() -> None:
+        if not state["armed"]:
             return
         if np.shares_memory(state["x"]._data, source._data):
             return  # (not moved yet)
@@ -498,23 +487,16 @@ def test_the_operand_read_before_the_move_keeps_its_values(no_page_cow: None) ->
         state["fired"] = True
         source[...] = 100.0
 
-    threshold = gc.get_threshold()
-    gc.callbacks.append(callback)
-    try:
-        for _ in range(3):
-            source[...] = 1.0
-            x = source.copy()
-            state.update(x=x, armed=True)
-            gc.set_threshold(1)
+    for _ in range(3):
+        source[...] = 1.0
+        x = source.copy()
+        state.update(x=x, armed=True)
+        with gc_callback(attack):
             x[...] += x
-            gc.set_threshold(*threshold)
-            state["armed"] = False
-            assert np.array_equal(x._data, np.full(n, 2.0))
-            if state["fired"]:
-                break
-    finally:
-        gc.callbacks.remove(callback)
-        gc.set_threshold(*threshold)
+        state["armed"] = False
+        assert np.array_equal(x._data, np.full(n, 2.0))
+        if state["fired"]:
+            break
     if not state["fired"]:
         pytest.skip("no collection ran inside the in-place write: the attack did not happen")
     assert np.array_equal(source._data, np.full(n, 100.0))
@@ -544,29 +526,24 @@ def test_a_tracer_started_inside_the_move_never_joins_new_record_to_old_memory(
             state["clone"] = ca.lazy_clone(x)
         return tracer
 
-    def callback(phase: str, info: dict[str, Any]) -> None:
-        if phase == "start" and state["armed"] and _running("_move_together"):
+    def attack() -> None:
+        if state["armed"] and _running("_move_together"):
             state["armed"] = False
             sys.settrace(tracer)
 
-    threshold = gc.get_threshold()
-    gc.callbacks.append(callback)
     try:
         for _ in range(20):  # (until a collection runs inside the move)
             source = ca.asarray(np.arange(6.0))
             x = source.copy()
             gc.collect()  # (3.14's collector may wait out a threshold of 1 after a full pass)
             state["armed"] = True
-            gc.set_threshold(1)
-            x[1:-1] += 1.0
-            gc.set_threshold(*threshold)
+            with gc_callback(attack):
+                x[1:-1] += 1.0
             sys.settrace(None)
             state["armed"] = False
             if state["clone"] is not None:
                 break
     finally:
-        gc.set_threshold(*threshold)
-        gc.callbacks.remove(callback)
         sys.settrace(None)
     clone = state["clone"]
     if clone is None:
