@@ -35,6 +35,7 @@ from ._core.values import (  # the names its inlined blocks use, bound once ther
     fresh,
     given_away,
     private,
+    reads_own_memory,
     replace_private,
 )
 from ._devices import Device
@@ -519,9 +520,34 @@ def _apply_inplace(name: str, array: Array, other: Operand, bound: _Bindings) ->
         together = type(parent._family) is not _VIEWS or not families.lives_beside_its_family(
             parent
         )
+        reader = None
+        if (
+            type(other) is Array
+            and other._buf is not None  # (a computed operand has none: no call)
+            and other is not parent
+            and reads_own_memory(array, other)
+        ):
+            # ``x[0:10] += x[10:20]``: the operand reads ``x``'s memory too.
+            # Elements the write leaves alone stay shared (in place beside
+            # both); an overlapping operand (``x[1:] -= x[:-1]``) first copies
+            # the region it views, as NumPy copies it. Either way, never the
+            # whole of ``x`` for a value that is only read.
+            if backend.overlaps(data, operand):
+                cow.make_private(other)
+                operand = other._data
+            else:
+                reader = (other, operand)
         # (positional: a keyword argument cost the call 160 instructions)
         cow.write_through(
-            array, parent, _inplace_apply, function, operand, _NO_FAST_WRITE, derive, together
+            array,
+            parent,
+            _inplace_apply,
+            function,
+            operand,
+            _NO_FAST_WRITE,
+            derive,
+            together,
+            reader,
         )
         return
     fast = fast_writes(array)

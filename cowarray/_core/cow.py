@@ -635,6 +635,7 @@ def write(
     beside: Holder | None = None,
     derive: Callable[[Any, Any, Any], Any] | None = None,
     together: bool = False,
+    reader: tuple[Holder, Any] | None = None,
 ) -> None:
     """Run ``apply(target, a, b)`` on memory only ``holder`` sees.
 
@@ -662,6 +663,13 @@ def write(
     ``together``: where ``beside`` holds ``holder``'s memory with others
     too, ``beside`` and ``holder`` first move onto one copy of ``beside``'s
     memory (:func:`_move_together`), and the write goes in place there.
+
+    ``reader``: ``(r, data)``, a holder that reads ``data``, memory it
+    shares with ``holder`` and ``beside``, and that the caller proved
+    disjoint from the elements written (``x[0:10] += x[10:20]``: ``r`` is
+    the operand). If ``r`` still holds ``data`` when the write is decided,
+    it goes on sharing it: the write goes in place with the three holders
+    ``holder``, ``beside`` and ``r`` instead of copying.
     """
     backend = holder._device.backend
     while True:
@@ -672,7 +680,7 @@ def write(
             if known
             else backend.must_copy_before_write(data)  # may allocate: outside the lock
         )
-        way, kept = _claim(holder, data, must_copy, beside, together)
+        way, kept = _claim(holder, data, must_copy, beside, together, reader)
         if way == _MOVE_TOGETHER:
             assert beside is not None
             together = False  # (once: if the backend cannot, the write copies)
@@ -692,7 +700,12 @@ def write(
 
 
 def _claim(
-    holder: Holder, data: Any, must_copy: bool, beside: Holder | None = None, together: bool = False
+    holder: Holder,
+    data: Any,
+    must_copy: bool,
+    beside: Holder | None = None,
+    together: bool = False,
+    reader: tuple[Holder, Any] | None = None,
 ) -> tuple[int, Buffer | None]:
     """Under the lock: how ``holder`` writes ``data``, and the record it keeps.
 
@@ -751,16 +764,16 @@ def _claim(
         if (
             not sole
             and beside is not None
-            and count == _SOLE + 1
+            and count == _SOLE + 1 + (reader is not None and _stays(reader, buf, holder, beside))
             and beside._buf is buf
             and beside is not holder
             and not must_copy
             and not buf.read_only
             and not exclusive
         ):
-            # The two holders are ``holder`` and ``beside``, and the caller
-            # proved the write leaves ``beside`` right: in place, with the
-            # record fenced (``beside``'s joiners wait for the write too).
+            # The two holders are ``holder`` and ``beside`` (and ``reader``),
+            # and the caller proved the write leaves them right: in place, with
+            # the record fenced (their joiners wait for the write too).
             pages = PAGE_COW[holder._device.backend]
             if pages is not None:
                 pages.note_write_in_place(data)
@@ -806,6 +819,13 @@ def _claim(
     if keep is None and observer is not None:
         observer.record("takeover", holder, buf, 0)
     return _IN_PLACE, keep
+
+
+def _stays(reader: tuple[Holder, Any], buf: Buffer, holder: Holder, beside: Holder) -> bool:
+    """Under the lock: whether :func:`write`'s ``reader`` still reads the
+    memory the caller proved it may go on reading (one more holder that stays)."""
+    other, data = reader
+    return other._buf is buf and other._data is data and other is not holder and other is not beside
 
 
 def _write_in_place(
@@ -999,6 +1019,7 @@ def write_through(
     fast: frozenset[type] = _NO_FAST_WRITE,
     derive: Callable[[Any, Any, Any], Any] | None = None,
     together: bool = False,
+    reader: tuple[Holder, Any] | None = None,
 ) -> None:
     """The in-place write of ``t`` in ``x[k] += d`` (``t = x[k]``), where the
     statement is proven to store ``t`` into ``parent`` (``x``) next
@@ -1016,10 +1037,13 @@ def write_through(
     place there: one copy of ``x``, where a copy of ``t``'s region and then
     one of ``x`` were two. The caller passes False where the write-back
     must reach ``x``'s view family (it reports the write).
+
+    ``reader``: as for :func:`write` (the operand of ``x[0:10] +=
+    x[10:20]``, elements of ``x`` that the write leaves alone).
     """
     _expected.__dict__.pop("store", None)
     data, parent_data = view._data, parent._data
-    write(view, apply, a, b, fast, parent, derive, together)
+    write(view, apply, a, b, fast, parent, derive, together, reader)
     if view._data is data and view._buf is parent._buf and parent._data is parent_data:
         _expected.store = (view, data, parent, parent_data)
 

@@ -779,16 +779,9 @@ def test_state_machine_catches_a_core_that_never_copies(monkeypatch: pytest.Monk
     # sabotaged one an export would wait forever for its memory to be private.)
     real_write = cow.write
 
-    def write_in_place(
-        holder: Any,
-        apply: Any,
-        a: Any,
-        b: Any,
-        fast: Any = None,
-        beside: Any = None,
-        derive: Any = None,
-        together: Any = False,
-    ) -> None:
+    # (the core's further arguments ignored, whichever it passes: fast
+    # writes, a holder beside, derive, together, a reader)
+    def write_in_place(holder: Any, apply: Any, a: Any, b: Any, *_: Any) -> None:
         if apply is cow._nothing:
             real_write(holder, apply, a, b)
             return
