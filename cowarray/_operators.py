@@ -530,13 +530,11 @@ def _apply_inplace(name: str, array: Array, other: Operand, bound: _Bindings) ->
             # ``x[0:10] += x[10:20]``: the operand reads ``x``'s memory too.
             # Elements the write leaves alone stay shared (in place beside
             # both); an overlapping operand (``x[1:] -= x[:-1]``) first copies
-            # the region it views, as NumPy copies it. Either way, never the
-            # whole of ``x`` for a value that is only read.
-            if backend.overlaps(data, operand):
-                cow.make_private(other)
-                operand = other._data
-            else:
+            # the region it views.
+            if cow.operand_may_stay(data, other):
                 reader = (other, operand)
+            else:
+                operand = other._data
         # (positional: a keyword argument cost the call 160 instructions)
         cow.write_through(
             array,

@@ -88,6 +88,7 @@ __all__ = [
     "make_private",
     "notify",
     "only_reference_is",
+    "operand_may_stay",
     "reader_may_stay",
     "reclaim",
     "replace",
@@ -1148,6 +1149,23 @@ def reader_may_stay(holder: Holder, index: Any, reader: Holder) -> bool | None:
             return True
         if backend.same_elements(region, source):
             return None
+    make_private(reader)
+    return False
+
+
+def operand_may_stay(written: Any, reader: Holder) -> bool:
+    """Before an in-place write of the memory ``written`` that reads
+    ``reader``, which shares it (``t``'s memory and the operand in
+    ``x[0:10] += x[10:20]``): :func:`reader_may_stay`'s rule for an operand.
+
+    True: ``reader``'s elements and those written are disjoint, so it may go
+    on sharing the memory (pass ``(reader, reader._data)`` as :func:`write`'s
+    ``reader``). False: they overlap, and ``reader`` has now copied the region
+    it views, as NumPy copies an overlapping input. Never the whole buffer
+    for a value that is only read.
+    """
+    if not reader._device.backend.overlaps(written, reader._data):
+        return True
     make_private(reader)
     return False
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -247,30 +247,41 @@ def test_a_clone_taken_on_another_thread_is_never_torn() -> None:
     # before or after one whole write, never half of one).
     # (a clone thread that found the gate closed while the writer let it go
     # first copied eagerly as the write went in place: torn 1 run in 3 on 3.14)
-    for _ in range(4):
-        _clone_during_writes()
-
-
-def _clone_during_writes() -> None:
     size = 1 << 16
-    x = ca.zeros(size)
+    for _ in range(4):
+        x = ca.zeros(size)
+
+        def write_once(x: ca.Array = x) -> None:
+            x[0:size] += 1.0
+
+        def wrong(values: np.ndarray) -> str | None:
+            return "torn" if values.min() != values.max() else None
+
+        assert not _clones_during_writes(x, write_once, wrong)
+        assert float(np.asarray(x)[0]) == 150.0
+
+
+def _clones_during_writes(
+    x: ca.Array, write_once: Callable[[], None], wrong: Callable[[np.ndarray], str | None]
+) -> list[str]:
+    """Run ``write_once`` 150 times while another thread clones ``x`` over and
+    over: what ``wrong`` found wrong with the clones' values."""
     done = threading.Event()
-    torn: list[float] = []
+    found: list[str] = []
 
     def write() -> None:
         for _ in range(150):
-            x[0:size] += 1.0
+            write_once()
         done.set()
 
     def clone() -> None:
         while not done.is_set():
-            values = np.asarray(ca.lazy_clone(x))
-            if values.min() != values.max():
-                torn.append(float(values.max() - values.min()))
+            said = wrong(np.asarray(ca.lazy_clone(x)))
+            if said is not None:
+                found.append(said)
 
     run_together(write, clone, timeout=60)
-    assert not torn
-    assert float(np.asarray(x)[0]) == 150.0
+    return found
 
 
 # -- x = x.copy(); x[k] += d: one copy of x, as NumPy's x.copy() makes --------------
@@ -652,9 +663,9 @@ def test_an_operand_held_elsewhere_keeps_its_values(
     exec(f"def run(x, v, i, j):\n    {target} {op} v\n    return x\n", namespace)
     x, model = _pair()
     v = eval(operand, {"x": x, "i": 3, "j": 4})
-    expected_v = eval(operand, {"x": model, "i": 3, "j": 4}).copy()
+    expected_v = eval(operand, {"x": model, "i": 3, "j": 4}).copy()  # (a value: eager)
     namespace["run"](x, v, 3, 4)
-    namespace["run"](model, eval(operand, {"x": model, "i": 3, "j": 4}).copy(), 3, 4)
+    namespace["run"](model, expected_v.copy(), 3, 4)
     np.testing.assert_array_equal(np.asarray(x), model)
     np.testing.assert_array_equal(np.asarray(v), expected_v)
 
@@ -687,24 +698,16 @@ def test_a_clone_during_a_write_beside_its_operand_is_never_torn() -> None:
     for _ in range(4):
         x = ca.zeros((2, 1 << 15))
         x[1] = 1.0
-        done = threading.Event()
-        wrong: list[str] = []
 
-        def write(x: ca.Array = x, done: threading.Event = done) -> None:
-            for _ in range(150):
-                x[0] += x[1]
-            done.set()
+        def write_once(x: ca.Array = x) -> None:
+            x[0] += x[1]
 
-        def clone(x: ca.Array = x, done: threading.Event = done, wrong: list[str] = wrong) -> None:
-            while not done.is_set():
-                values = np.asarray(ca.lazy_clone(x))
-                if values[0].min() != values[0].max():
-                    wrong.append("row 0 torn")
-                if not (values[1] == 1.0).all():
-                    wrong.append("row 1 changed")
+        def wrong(values: np.ndarray) -> str | None:
+            if values[0].min() != values[0].max():
+                return "row 0 torn"
+            return None if (values[1] == 1.0).all() else "row 1 changed"
 
-        run_together(write, clone, timeout=60)
-        assert not wrong
+        assert not _clones_during_writes(x, write_once, wrong)
         np.testing.assert_array_equal(np.asarray(x), [[150.0] * (1 << 15), [1.0] * (1 << 15)])
 
 
