@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from _patching import BackendPatch
 
 import cowarray as ca
 from cowarray import _backends
@@ -36,23 +37,60 @@ def backend_device(request: pytest.FixtureRequest) -> object:
     return request.param
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--order``: run the collected tests in another order, so that a test
+    that passes only after (or before) another fails somewhere (.ci/run runs
+    the suite once reversed)."""
+    parser.addoption(
+        "--order",
+        default="file",
+        help="file (the default: the order of the files), reverse, or random:SEED",
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the ``every_device`` marker."""
+    """Register the ``every_device`` marker; check ``--order``."""
     config.addinivalue_line(
         "markers",
         "every_device: the test picks its devices itself (among cowarray.testing's"
         " available_devices), so the stand-in GPU run keeps it",
     )
+    _reorder(config, [])  # (a bad --order value is refused before collection)
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    """Say which order the tests run in, when it is not the files' (to rerun it)."""
+    order = config.getoption("--order")
+    return None if order == "file" else f"cowarray: tests run in --order={order}"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """In the stand-in GPU run (see the root conftest.py), keep the cuda tests only:
-    those parametrized with a cuda device, and those marked ``every_device``."""
-    if os.environ.get("COWARRAY_TEST_STAND_IN_GPU") != "1":
+    those parametrized with a cuda device, and those marked ``every_device``.
+    Then put the tests in the ``--order`` asked for."""
+    if os.environ.get("COWARRAY_TEST_STAND_IN_GPU") == "1":
+        on_gpu = [item for item in items if _runs_on_cuda(item)]
+        config.hook.pytest_deselected(items=[item for item in items if not _runs_on_cuda(item)])
+        items[:] = on_gpu
+    _reorder(config, items)
+
+
+def _reorder(config: pytest.Config, items: list[pytest.Item]) -> None:
+    order = config.getoption("--order")
+    if order == "file":
         return
-    on_gpu = [item for item in items if _runs_on_cuda(item)]
-    config.hook.pytest_deselected(items=[item for item in items if not _runs_on_cuda(item)])
-    items[:] = on_gpu
+    if order == "reverse":
+        items.reverse()
+        return
+    kind, _, seed = order.partition(":")
+    if kind != "random" or not seed.isdigit():
+        raise pytest.UsageError(
+            f"--order={order!r}: use file, reverse or random:SEED (SEED an integer, "
+            "printed in the header so that a failing order can be run again)"
+        )
+    import random
+
+    random.Random(int(seed)).shuffle(items)
 
 
 def _runs_on_cuda(item: pytest.Item) -> bool:
@@ -60,6 +98,48 @@ def _runs_on_cuda(item: pytest.Item) -> bool:
         return True
     params = getattr(getattr(item, "callspec", None), "params", {})
     return any(isinstance(value, Device) and value.kind == "cuda" for value in params.values())
+
+
+@pytest.fixture
+def backend_patch() -> Iterator[BackendPatch]:
+    """Replace a backend's attributes for this test, restored exactly after
+    (every patch of a backend goes through this: see :class:`BackendPatch`)."""
+    patch = BackendPatch()
+    try:
+        yield patch
+    finally:
+        patch.undo()
+
+
+def _backend_attributes() -> list[tuple[object, dict[str, object]]]:
+    from cowarray._backends.numpy import NUMPY_BACKEND
+
+    return [(t, dict(vars(t))) for t in (NUMPY_BACKEND, type(NUMPY_BACKEND))]
+
+
+_BACKEND_ATTRIBUTES = _backend_attributes()
+
+
+@pytest.fixture(autouse=True)
+def _backends_left_as_found() -> Iterator[None]:
+    """A test that leaves a backend patched fails: the tests after it would
+    run against the patch (or, shadowed, miss their own)."""
+    yield
+    for target, before in _BACKEND_ATTRIBUTES:
+        now = dict(vars(target))
+        changed = sorted(
+            name for name in before.keys() | now.keys() if now.get(name) is not before.get(name)
+        )
+        if changed:
+            for name in changed:  # (put back, so that only this test fails)
+                if name in before:
+                    setattr(target, name, before[name])
+                else:
+                    delattr(target, name)
+            pytest.fail(
+                f"this test left {target!r} changed ({', '.join(changed)}): patch backends "
+                "with the backend_patch fixture (tests/conftest.py), which restores them"
+            )
 
 
 @pytest.fixture

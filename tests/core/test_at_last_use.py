@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _patching import BackendPatch
 
 import cowarray as ca
 from cowarray._backends.numpy import NUMPY_BACKEND
@@ -118,14 +119,14 @@ def test_under_a_tracer_the_update_copies() -> None:
     assert copies() == 1 and float(x[0]) == 1.0
 
 
-def test_an_exception_after_the_write_leaves_x_unchanged(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_exception_after_the_write_leaves_x_unchanged(backend_patch: BackendPatch) -> None:
     def write_then_fail(target: Any, index: Any, values: Any, op: str) -> None:
         target[index] = values
         raise KeyboardInterrupt
 
     x = ca.arange(5.0)
     before = np.array(x, copy=True)
-    monkeypatch.setattr(NUMPY_BACKEND, "index_update", write_then_fail, raising=False)
+    backend_patch.setattr(NUMPY_BACKEND, "index_update", write_then_fail)
     with pytest.raises(KeyboardInterrupt):
         x = x.at[ca.asarray([0, 3])].set(-1.0)
     np.testing.assert_array_equal(np.asarray(x), before)

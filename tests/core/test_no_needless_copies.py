@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _patching import BackendPatch
 
 import cowarray as ca
 from cowarray._core import cow
@@ -258,13 +259,13 @@ _SHARED_IN_PLACE: dict[str, tuple[Callable[[Any], Any], Callable[[Any, Any], Any
 
 
 @pytest.fixture
-def whole_copies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+def whole_copies(backend_patch: BackendPatch) -> list[int]:
     """One entry for each call of the CPU backend's ``copy`` (a copy of old
     values; a one-pass write computes its new memory without one)."""
     backend = ca.asarray(0.0).device.backend
     calls: list[int] = []
     real_copy = backend.copy
-    monkeypatch.setattr(backend, "copy", lambda data: calls.append(1) or real_copy(data))
+    backend_patch.setattr(backend, "copy", lambda data: calls.append(1) or real_copy(data))
     return calls
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 from _attack import assert_no_aliases
+from _patching import BackendPatch
 
 import cowarray as ca
 import cowarray._operators as operators_module
@@ -49,7 +50,11 @@ ATTACKS: dict[str, Callable[[ca.Array, list[Any]], None]] = {
 @pytest.mark.parametrize("write", list(WRITES), ids=list(WRITES))
 @pytest.mark.parametrize("call_out", CALL_OUTS)
 def test_an_attacker_inside_a_call_out_of_a_write_aliases_nothing(
-    call_out: str, write: str, attack: str, shared_before: bool, monkeypatch: pytest.MonkeyPatch
+    call_out: str,
+    write: str,
+    attack: str,
+    shared_before: bool,
+    backend_patch: BackendPatch,
 ) -> None:
     x = ca.zeros(70_000)  # past the in-place operators' size threshold
     if shared_before:
@@ -65,9 +70,9 @@ def test_an_attacker_inside_a_call_out_of_a_write_aliases_nothing(
             ATTACKS[attack](x, kept)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(NUMPY_BACKEND, call_out, hostile)
+    backend_patch.setattr(NUMPY_BACKEND, call_out, hostile)
     result = WRITES[write](x)
-    monkeypatch.undo()
+    backend_patch.undo()
     if type(result) is ca.Array and result is not x:
         kept.append(result)
     arrays = [a for a in kept if type(a) is ca.Array]

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 from _attack import assert_no_aliases, gc_callback, host, run_together, switching_every_microsecond
+from _patching import BackendPatch
 
 import cowarray as ca
 
@@ -350,11 +351,11 @@ def test_threads_moving_and_cloning_never_alias(
 
 
 def _call_out_while_a_record_is_made(
-    monkeypatch: pytest.MonkeyPatch, call_out: Callable[[], None]
+    backend_patch: BackendPatch, call_out: Callable[[], None]
 ) -> None:
     """Run ``call_out`` inside the core's section that makes a record (it asks
     the backend for the memory's owner there), where a gc callback run by the
-    record's allocation would run; ``monkeypatch.undo()`` ends it."""
+    record's allocation would run; ``backend_patch.undo()`` ends it."""
     from cowarray._backends.numpy import NUMPY_BACKEND
 
     real = NUMPY_BACKEND.memory_owner
@@ -363,11 +364,11 @@ def _call_out_while_a_record_is_made(
         call_out()
         return real(data)
 
-    monkeypatch.setattr(NUMPY_BACKEND, "memory_owner", calling_out)
+    backend_patch.setattr(NUMPY_BACKEND, "memory_owner", calling_out)
 
 
 def test_a_move_on_another_thread_while_a_clone_joins_never_aliases(
-    monkeypatch: pytest.MonkeyPatch,
+    backend_patch: BackendPatch,
 ) -> None:
     # The interleaving the race above hopes for, made to happen: a clone has
     # begun to join x (inside the section that makes x's record) when
@@ -393,12 +394,12 @@ def test_a_move_on_another_thread_while_a_clone_joins_never_aliases(
     clones: list[ca.Array] = []
     cloning = threading.Thread(target=lambda: clones.append(ca.lazy_clone(x)))
     moving = threading.Thread(target=mover)
-    _call_out_while_a_record_is_made(monkeypatch, waiting)
+    _call_out_while_a_record_is_made(backend_patch, waiting)
     moving.start()
     cloning.start()
     cloning.join()
     moving.join()
-    monkeypatch.undo()
+    backend_patch.undo()
     (y,), (clone,) = moved, clones
     np.testing.assert_array_equal(np.asarray(clone), np.arange(8.0) * (np.arange(8) > 0))
     assert float(y[1]) == 100.0
@@ -461,7 +462,7 @@ def test_a_value_posing_as_a_float_never_takes_a_fast_write(
 
 
 def test_a_move_inside_a_clone_of_the_same_array_gets_a_copy(
-    monkeypatch: pytest.MonkeyPatch,
+    backend_patch: BackendPatch,
 ) -> None:
     # Code re-entered inside the join that makes x's record (a gc callback
     # run by its allocation, here a call-out made to run it) moves x: the
@@ -474,9 +475,9 @@ def test_a_move_inside_a_clone_of_the_same_array_gets_a_copy(
         if not moved:
             moved.append(ca.move(x))
 
-    _call_out_while_a_record_is_made(monkeypatch, moving)
+    _call_out_while_a_record_is_made(backend_patch, moving)
     clone = ca.lazy_clone(x)
-    monkeypatch.undo()
+    backend_patch.undo()
     (y,) = moved
     y[1] = 100.0
     clone[2] = 200.0
@@ -550,7 +551,7 @@ def test_a_clone_taken_during_a_write_by_another_thread_never_changes(
 
 
 def test_an_op_racing_a_write_of_its_input_never_aliases_the_old_memory(
-    monkeypatch: pytest.MonkeyPatch,
+    backend_patch: BackendPatch,
 ) -> None:
     # The interleaving, made deterministic: while reshape runs on x's memory,
     # another thread writes x (which copies: y shares it), and y, now the last
@@ -568,9 +569,9 @@ def test_an_op_racing_a_write_of_its_input_never_aliases_the_old_memory(
         y[1] = 2.0  # y writes the old memory in place
         return result
 
-    monkeypatch.setattr(NUMPY_BACKEND, "reshape_view", reshape_while_others_write)
+    backend_patch.setattr(NUMPY_BACKEND, "reshape_view", reshape_while_others_write)
     r = ca.reshape(x, (2, 3))
-    monkeypatch.undo()
+    backend_patch.undo()
     assert host(x)[0] == 1.0 and host(y)[1] == 2.0, "the writes did not run inside the reshape"
     y[2] = 3.0
     assert host(r).ravel().tolist()[2] == 0.0, "the result followed y's write"
@@ -578,17 +579,19 @@ def test_an_op_racing_a_write_of_its_input_never_aliases_the_old_memory(
 
 
 def test_a_view_of_the_backends_own_temporary_is_private_without_a_copy(
-    monkeypatch: pytest.MonkeyPatch, copies: object
+    backend_patch: BackendPatch, copies: object
 ) -> None:
     # The other side of the test above: a view of memory nothing else holds
     # (the backend's temporary) is this value's own, with no copy.
     from cowarray._backends.numpy import NUMPY_BACKEND
 
     real = NUMPY_BACKEND.reshape_view
-    monkeypatch.setattr(NUMPY_BACKEND, "reshape_view", lambda data, shape: real(data.copy(), shape))
+    backend_patch.setattr(
+        NUMPY_BACKEND, "reshape_view", lambda data, shape: real(data.copy(), shape)
+    )
     x = ca.zeros(6)
     r = ca.reshape(x, (2, 3))
-    monkeypatch.undo()
+    backend_patch.undo()
     assert ca.copy_counters().copies == 0
     assert ca.cow_info(r).state == "private" and not ca.shares_buffer(r, x)
     r[0, 0] = 1.0

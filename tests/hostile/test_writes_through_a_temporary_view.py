@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 from _attack import gc_callback, run_together
+from _patching import BackendPatch
 
 import cowarray as ca
 from cowarray._core import families
@@ -712,7 +713,7 @@ def test_a_clone_during_a_write_beside_its_operand_is_never_torn() -> None:
 
 
 def test_an_operand_that_leaves_before_the_write_is_decided_is_not_counted_twice(
-    monkeypatch: pytest.MonkeyPatch,
+    backend_patch: BackendPatch,
 ) -> None:
     # Code that runs between the operator's look at the operand and the
     # core's decision (a gc callback, or another thread, there; run here
@@ -744,7 +745,7 @@ def test_an_operand_that_leaves_before_the_write_is_decided_is_not_counted_twice
             state["clone"] = ca.lazy_clone(x)
         return bool(asked(self, data))
 
-    monkeypatch.setattr(backend, "must_copy_before_write", ask)
+    backend_patch.setattr(backend, "must_copy_before_write", ask)
     x, model = _pair(6)
     state.update(x=x, armed=True)
     with pytest.warns(ca.ViewWriteWarning):  # (the operand's write reaches only itself)

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 from _dlpack_layout import tensor_head
+from _patching import BackendPatch
 
 import cowarray as ca
 from cowarray._core import cow
@@ -275,7 +276,7 @@ def test_a_bare_capsule_is_imported_onto_the_device_it_names() -> None:
 
 
 def test_a_read_only_import_is_copied_before_a_write_even_if_the_backend_forgets(
-    monkeypatch: pytest.MonkeyPatch,
+    backend_patch: BackendPatch,
 ) -> None:
     # CuPy drops DLPack's READ_ONLY flag on import: stand for it with a NumPy
     # import that hands back a writable alias of the producer's memory.
@@ -283,7 +284,7 @@ def test_a_read_only_import_is_copied_before_a_write_even_if_the_backend_forgets
     read_only = producer.view()
     read_only.flags.writeable = False
     backend = ca.Device("cpu").backend
-    monkeypatch.setattr(backend, "import_dlpack", lambda capsule, device: producer)
+    backend_patch.setattr(backend, "import_dlpack", lambda capsule, device: producer)
     y = ca.from_dlpack(read_only)
     assert cow.state_of(y) == "foreign"
     y[0] = 9.0
@@ -292,10 +293,10 @@ def test_a_read_only_import_is_copied_before_a_write_even_if_the_backend_forgets
 
 
 def test_a_dtype_cowarray_cannot_hold_is_refused_whatever_the_backend_imports(
-    monkeypatch: pytest.MonkeyPatch,
+    backend_patch: BackendPatch,
 ) -> None:
     # CuPy with ml_dtypes imports bfloat16; stand for it with a NumPy dtype
-    monkeypatch.setattr(
+    backend_patch.setattr(
         ca.Device("cpu").backend, "import_dlpack", lambda capsule, device: np.array(["a"])
     )
     with pytest.raises(BufferError, match="not <U1"):

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _patching import BackendPatch
 
 import cowarray as ca
 
@@ -192,7 +193,7 @@ ATTACKS: dict[str, Any] = {
 @pytest.mark.parametrize("attack", list(ATTACKS))
 @pytest.mark.parametrize("call_out", CALL_OUTS)
 def test_an_attacker_inside_the_export_aliases_nothing(
-    call_out: str, attack: str, shared: bool, monkeypatch: pytest.MonkeyPatch
+    call_out: str, attack: str, shared: bool, backend_patch: BackendPatch
 ) -> None:
     if call_out == "copy" and not shared:
         pytest.skip("the export of a private array copies nothing")
@@ -209,9 +210,9 @@ def test_an_attacker_inside_the_export_aliases_nothing(
                 ATTACKS[attack](x, kept)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(NUMPY_BACKEND, call_out, attacked)
+    backend_patch.setattr(NUMPY_BACKEND, call_out, attacked)
     t = to_torch(x)
-    monkeypatch.undo()
+    backend_patch.undo()
     assert not armed[0], "the attack never ran"
     tensors = [k for k in kept if isinstance(k, torch.Tensor)]
     arrays = [k for k in kept if isinstance(k, ca.Array)]

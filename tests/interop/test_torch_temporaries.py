@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pytest
 from _attack import assert_no_aliases, switching_every_microsecond
+from _patching import BackendPatch
 
 import cowarray as ca
 from cowarray import _deaths
@@ -161,7 +162,7 @@ def _attack_every_marked_array(kept: list[Any], attack: str) -> None:
 @pytest.mark.parametrize("attack", ["clone", "slice", "export"])
 @pytest.mark.parametrize("kind", ["fresh", "slice of a live array"])
 def test_code_that_finds_the_temporary_during_the_hand_over_aliases_nothing(
-    attack: str, kind: str, monkeypatch: pytest.MonkeyPatch
+    attack: str, kind: str, backend_patch: BackendPatch
 ) -> None:
     # A gc callback or __del__ can reach any object through gc.get_objects():
     # here one runs inside to_torch (at its first call-out: the backend's
@@ -182,9 +183,9 @@ def test_code_that_finds_the_temporary_during_the_hand_over_aliases_nothing(
             _attack_every_marked_array(kept, attack)
         return real(*args)
 
-    monkeypatch.setattr(owner, name, attacked)
+    backend_patch.setattr(owner, name, attacked)
     t = to_torch(ca.full(5, _MARK) + 0.0) if kind == "fresh" else to_torch(parent[1])
-    monkeypatch.undo()
+    backend_patch.undo()
     assert not armed[0], "the attack never ran"
     arrays = [k for k in kept if isinstance(k, ca.Array)] + [parent]
     before = [host(a) for a in arrays]
