@@ -46,6 +46,7 @@ from typing import Any, Final
 import numpy as np
 
 from ._array import Array
+from ._backends._error_state import ignoring
 from ._core import cow, families
 from ._core.values import _VIEWS, fast_writes, fresh, may_view
 
@@ -398,8 +399,9 @@ def _refusal(
     # there is one (NumPy's reductions and functions refuse (None,)).
     no_outs = tuple(None for _ in outs) if len(outs) > 1 else None
     try:
-        with np.errstate(all="ignore"):  # the caller's call warned of nothing: nor does this
-            results = call(*args, out=no_outs, **kwargs)
+        # (the caller's call warned of nothing: nor does this, and it sets no
+        # error state: cowarray._backends._error_state)
+        results = ignoring(call, *args, out=no_outs, **kwargs)
     except Exception:  # not about the outs: NumPy's error as it is
         return None
     results = results if isinstance(results, tuple) else (results,)

@@ -117,9 +117,13 @@ def floor_divide(
 
     Where exactly one operand is infinite Python's ``//`` gives NaN or -1
     (``inf // 1``, ``1 // -inf``); the standard wants the true quotient there
-    (+-inf, +-0). ``out`` may be ``x1`` itself (an in-place ``//=``): it is
-    written last.
+    (+-inf, +-0). Neither kernel sees the other's operands: each gets ones
+    where the other answers, so the floating-point flags raised are those of
+    Python's ``//`` at the ordinary pairs (an infinite over a finite number,
+    or a finite one over an infinite, divides exactly), with no error state
+    set. ``out`` may be ``x1`` itself (an in-place ``//=``): it is written last.
     """
     special = xp.isinf(x1) != xp.isinf(x2)
-    quotient = xp.where(special, xp.divide(x1, x2), python_floor_divide(x1, x2))
-    return into(out, quotient)
+    ordinary = python_floor_divide(xp.where(special, 1, x1), xp.where(special, 1, x2))
+    true = xp.divide(xp.where(special, x1, 1), xp.where(special, x2, 1))
+    return into(out, xp.where(special, true, ordinary))

@@ -24,23 +24,18 @@ element sits in a call (``tests/backends/test_parallel_elementwise.py``
 checks this on every ufunc, dtype and layout it can).
 
 NumPy's floating-point error state lives in each thread (a context variable in
-NumPy 2). The pool's threads keep theirs at ``"call"`` with a callback that
-records which flags a block raised; the caller computes its own blocks under
-the same recording state (or as they are, when it ignores every flag). It then
-reports the union once, in NumPy's order and words, under its own
-``np.errstate``: ``raise`` raises FloatingPointError, ``warn`` warns once
-(naming the line that called the operation), ``call``, ``print`` and ``log``
-do what NumPy does. An exception in a block is raised in the caller once
-every block has finished.
-
-The caller enters that recording state by running in a context of its own,
-made once per thread (``contextvars.Context.run``), never by setting NumPy's
-context variable on each call (``np.errstate``). On CPython 3.11 the
-collector can run inside ``ContextVar.set``, and a gc callback that sets a
-context variable of the same context then frees what the outer ``set`` is
-working on: the interpreter crashes (3.12 moved collection out of
-allocation). A gc callback that computes with cowarray would have been such a
-callback.
+NumPy 2). Every block, on a pool thread or the caller, is computed in a fresh
+copy of a *recording* context (cowarray._backends._error_state: made once, at
+import, so nothing sets NumPy's variable while cowarray runs, which can crash
+CPython 3.11 when a gc callback sets one too), whose state sends each
+block's flags to the block; the caller then reports the union once, in
+NumPy's order and words, under its own error state: ``raise`` raises
+FloatingPointError, ``warn`` warns once (naming the line that called the
+operation), ``call``, ``print`` and ``log`` do what NumPy does. Code run
+inside a block (a gc callback, a ``__del__``) reports its own flags at once,
+under the state it would have had, and whatever it changes there dies with
+the copy. An exception in a block is raised in the caller once every block
+has finished.
 
 Given ``out=`` (the in-place operators write ``ufunc(x, y, out=x)``), an
 input that may share memory with ``out`` other than element for element makes
@@ -54,21 +49,20 @@ NumPy computes; the threads share one :class:`queue.SimpleQueue`.
 
 from __future__ import annotations
 
-import contextvars
 import math
 import os
 import queue
 import sys
 import threading
 import time
-import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
 import numpy as np
 
+from .. import _threads
 from .._threads import WORKING_FOR
-from . import _reuse
+from . import _error_state, _reuse
 from ._common import int_from_environment
 
 __all__ = [
@@ -101,14 +95,6 @@ _NEVER: Final = sys.maxsize
 _ndarray: Final = np.ndarray
 _SCALARS: Final = (bool, int, float, complex, np.generic)
 _COMPUTED_KINDS: Final = frozenset("biufc")
-
-# NumPy's floating-point flags, in the order its ufuncs report them.
-_FLAGS: Final = (
-    (1, "divide", "divide by zero"),
-    (2, "over", "overflow"),
-    (4, "under", "underflow"),
-    (8, "invalid", "invalid value"),
-)
 
 
 def _machine_threads() -> int:
@@ -318,34 +304,41 @@ class _Job:
         self.errors: list[BaseException | None] = [None] * len(blocks)
         self.flags = [0] * len(blocks)
 
-    def take(self, sink: list[int] | None) -> int:
+    def take(self) -> int:
         """Compute one block not yet taken; its index, or -1 if none was left.
 
-        ``sink`` is where this thread's error callback puts the flags a loop
-        raised (None: this thread's error state reports nothing).
+        Run in a recording context (cowarray._backends._error_state): the
+        flags the block's ufunc call raises are this block's, kept for the
+        caller to report.
         """
-        try:
-            index = self.pending.pop()  # atomic on every build, free-threaded too
-        except IndexError:
-            return -1
-        inputs, out = self.blocks[index]
         me = threading.get_ident()
         helping = me != self.caller
         if helping:
-            # Code run here meanwhile (a gc callback) must not wait for the
-            # caller: the caller waits for this block (cowarray._threads).
+            # From before the block is taken (the caller then waits for it)
+            # to its end, code run here (a gc callback) must not wait for the
+            # caller's write: it is part of it (cowarray._threads).
             WORKING_FOR[me] = self.caller
         try:
-            self.ufunc(*inputs, out=out)
-        except BaseException as error:  # reported by the caller, as NumPy would
-            self.errors[index] = error
+            try:
+                index = self.pending.pop()  # atomic on every build, free-threaded too
+            except IndexError:
+                return -1
+            inputs, out = self.blocks[index]
+            word = _error_state.block_flags()
+            saved, word.flags = word.flags, 0
+            try:
+                self.ufunc(*inputs, out=out)
+            except BaseException as error:  # reported by the caller, as NumPy would
+                self.errors[index] = error
+            finally:
+                self.flags[index], word.flags = word.flags, saved
+            return index
         finally:
             if helping:
                 del WORKING_FOR[me]
-        if sink is not None:
-            self.flags[index] = sink[0]
-            sink[0] = 0
-        return index
+
+
+_error_state.BLOCK_CODES.add(_Job.take.__code__)
 
 
 class _Pool:
@@ -360,8 +353,19 @@ class _Pool:
             )
             for i in range(workers)
         ]
+
+    def start(self) -> bool:
+        """Start the threads; False (the pool closed, its queue emptied) if
+        the interpreter starts no new ones (at shutdown)."""
         for thread in self.threads:
-            thread.start()
+            try:
+                thread.start()
+            except RuntimeError:
+                self.close()
+                while not self.jobs.empty():  # (offered jobs hold arrays)
+                    self.jobs.get()
+                return False
+        return True
 
     def offer(self, job: _Job, count: int) -> None:
         for _ in range(count):
@@ -373,97 +377,56 @@ class _Pool:
 
 
 def _work(jobs: queue.SimpleQueue[_Job | None]) -> None:
-    sink, note = _flag_sink()
-    # This thread's own error state (NumPy 2 keeps it per thread) records
-    # every flag for the caller to report under its error state.
-    _record_into(note)
     while True:
         job = jobs.get()
         if job is None:
             return
-        index = job.take(sink)
+        # Each block in a fresh copy of the recording context: what code run
+        # there changes (a gc callback's np.seterr) dies with it.
+        index = _error_state.recording(job.take, _error_state.DEFAULT_STATE)
         if index >= 0:
             job.done.put(index)
         del job  # a finished job's arrays go as soon as its caller lets them
-
-
-def _flag_sink() -> tuple[list[int], Callable[[str, int], None]]:
-    """A one-flag-word list and the NumPy error callback that ORs flags into it."""
-    sink = [0]
-
-    def note(_kind: str, flags: int) -> None:
-        sink[0] |= flags
-
-    return sink, note
-
-
-def _record_into(note: Callable[[str, int], None]) -> None:
-    """Set the current context's NumPy error state to report every flag to ``note``."""
-    np.seterr(all="call")
-    np.seterrcall(note)
-
-
-class _Recording(threading.local):
-    """This thread's context whose NumPy error state records flags into ``sink``.
-
-    Made on a thread's first split call (the importing thread's at import,
-    by ``_RECORDING``'s construction); ``entered`` is true while that thread
-    runs in it (code run inside, a gc callback or a ``__del__``, cannot enter
-    it again and gets a context of its own).
-    """
-
-    def __init__(self) -> None:
-        self.sink, self.note = _flag_sink()
-        self.context = contextvars.copy_context()
-        self.context.run(_record_into, self.note)
-        self.entered = False
-
-
-_RECORDING: Final = _Recording()
-_R = TypeVar("_R")
-
-
-def _recorded(run: Callable[..., _R], *args: Any) -> _R:
-    """``run(*args)`` in this thread's recording context, with its own flag word.
-
-    The flags ``run`` leaves in the sink are dropped: a caller that wants them
-    reads them inside (``_Job.take`` moves each block's flags out).
-    """
-    recording = _RECORDING
-    sink = recording.sink
-    saved, sink[0] = sink[0], 0
-    try:
-        if recording.entered:  # re-entered from inside this thread's own run
-            context = contextvars.copy_context()
-            context.run(_record_into, recording.note)
-            return context.run(run, *args)
-        recording.entered = True
-        try:
-            return recording.context.run(run, *args)
-        finally:
-            recording.entered = False
-    finally:
-        sink[0] = saved
+        if _threads.DEFERRED:
+            _threads.run_deferred()  # (what code run inside a block put off)
 
 
 _pool: _Pool | None = None
-_pool_lock = threading.Lock()  # held while threads are made or retired, never while NumPy runs
+_pool_lock = threading.Lock()  # held while a pool is made or retired: never while threads start
 
 
 def _current_pool() -> _Pool | None:
-    """The pool for the current thread count, made on first use (None if it cannot be)."""
+    """The pool for the current thread count, made on first use (None if it
+    cannot be now).
+
+    A thread's start waits until the new thread runs, and code run on the
+    new thread before that (a gc callback at an allocation of its start)
+    may wait for an in-place write of an array: if this thread were inside
+    that write, neither would go on. So a thread inside an in-place write
+    (cowarray._threads.inside_a_write) starts none: it computes its call
+    alone, and the pool starts once its writes have ended. Threads start
+    outside the lock, so code run on a starting thread may ask for the pool.
+    """
     global _pool
     pool = _pool
     if pool is not None and pool.workers == _num_threads - 1:
         return pool
+    if _num_threads <= 1:
+        return None
+    if _threads.inside_a_write():
+        _threads.defer_until_writes_end(_current_pool)
+        return None
     with _pool_lock:
-        if _pool is None or _pool.workers != _num_threads - 1:
-            _retire_pool()
-            try:
-                _pool = _Pool(_num_threads - 1) if _num_threads > 1 else None
-            except RuntimeError:  # no new threads (interpreter shutdown): compute here
-                _pool = None
-        return _pool
+        if _pool is not None and _pool.workers == _num_threads - 1:
+            return _pool
+        _retire_pool()
+        made = _pool = _Pool(_num_threads - 1)
+    if made.start():
+        return made
+    with _pool_lock:
+        if _pool is made:
+            _pool = None  # (no new threads: the interpreter is shutting down)
+    return None
 
 
 def _retire_pool() -> None:
@@ -735,7 +698,7 @@ def _output(ufunc: np.ufunc, inputs: tuple[Any, ...], shape: tuple[int, ...]) ->
         return _reuse.empty(shape, _result_dtype(ufunc, inputs))
     # Slices of two per axis keep the strides NumPy orders the output by (the
     # flags their values raise are dropped).
-    sample = _recorded(ufunc, *(_slice(x, 2) for x in inputs))
+    sample = _error_state.ignoring(ufunc, *(_slice(x, 2) for x in inputs))
     return np.empty_like(sample, shape=shape)
 
 
@@ -833,13 +796,14 @@ def _compute(
     ufunc: np.ufunc, blocks: list[tuple[tuple[Any, ...], np.ndarray]], stacklevel: int
 ) -> None:
     """Compute every block, here and on the pool; then report as one NumPy call would."""
-    record = any(mode != "ignore" for mode in np.geterr().values())
+    state = _error_state.caller_state()
+    record = any(mode != "ignore" for mode in state[0].values())
     job = _Job(ufunc, blocks)
     pool = _current_pool() if len(blocks) > 1 else None
     if pool is not None:
         pool.offer(job, min(len(blocks) - 1, pool.workers))
     # (a caller that ignores every flag computes its blocks as they are)
-    here = _recorded(_take_all, job, _RECORDING.sink) if record else _take_all(job, None)
+    here = _error_state.recording(_take_all, state, job) if record else _take_all(job)
     interrupted: BaseException | None = None
     for _ in range(len(blocks) - here):
         while True:
@@ -859,13 +823,13 @@ def _compute(
         for block_flags in job.flags:
             flags |= block_flags
         if flags:
-            _report(ufunc.__name__, flags, stacklevel)
+            _error_state.report(ufunc.__name__, flags, state, stacklevel)
 
 
-def _take_all(job: _Job, sink: list[int] | None) -> int:
+def _take_all(job: _Job) -> int:
     """Compute blocks of ``job`` until none is left; how many this thread computed."""
     here = 0
-    while job.take(sink) >= 0:
+    while job.take() >= 0:
         here += 1
     return here
 
@@ -886,33 +850,3 @@ def _wait(done: queue.SimpleQueue[int]) -> None:
 
 
 _POLL_SECONDS: Final = 100e-6
-
-
-def _report(name: str, flags: int, stacklevel: int) -> None:
-    """Report floating-point ``flags`` raised in ``name`` as NumPy's ufuncs do."""
-    modes = np.geterr()
-    for bit, key, kind in _FLAGS:
-        if not flags & bit or modes[key] == "ignore":  # type: ignore[literal-required]
-            continue
-        mode = modes[key]  # type: ignore[literal-required]
-        message = f"{kind} encountered in {name}"
-        if mode == "warn":
-            warnings.warn(message, RuntimeWarning, stacklevel=stacklevel)
-        elif mode == "raise":
-            raise FloatingPointError(message)
-        elif mode == "print":
-            os.write(2, f"Warning: {message}\n".encode())
-        elif mode == "call":
-            callback = np.geterrcall()
-            if callback is None or not callable(callback):
-                raise ValueError(
-                    f"python callback specified for {kind} (in {name}) but no function found."
-                )
-            callback(kind, flags)
-        elif mode == "log":
-            log = np.geterrcall()
-            if log is None or not hasattr(log, "write"):
-                raise ValueError(
-                    f"log specified for {kind} (in {name}) but no object with write method found."
-                )
-            log.write(f"Warning: {message}\n")

@@ -12,7 +12,7 @@ from typing import Any, Final
 import numpy as np
 
 from .._deaths import call_at_death
-from . import _common, _pages
+from . import _common, _error_state, _pages
 from ._parallel import parallel_ufunc
 from .base import STANDARD_NAMES
 
@@ -30,19 +30,27 @@ def _reshape(x: np.ndarray, shape: tuple[int, ...], copy: bool | None = None) ->
 def _floor_divide(x1: Any, x2: Any, /, out: Any = None) -> Any:
     # The standard's true quotient where exactly one operand is infinite
     # (_common.floor_divide); only where there is one, as it costs passes.
-    first = x1 if isinstance(x1, np.ndarray) else np.asarray(x2)
-    if first.dtype.kind != "f" or not (np.isinf(x1) != np.isinf(x2)).any():
+    dtype = np.result_type(x1, x2)
+    if dtype.kind != "f" or not (np.isinf(x1) != np.isinf(x2)).any():
         return _PARALLEL["floor_divide"](x1, x2, out=out)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return _common.floor_divide(np, x1, x2, out, np.floor_divide)
+    # (Python scalars as arrays of the result's dtype, as NumPy reads them)
+    a = x1 if type(x1) is np.ndarray else np.asarray(x1, dtype=dtype)
+    b = x2 if type(x2) is np.ndarray else np.asarray(x2, dtype=dtype)
+    return _common.floor_divide(np, a, b, out, np.floor_divide)
 
 
 def _expm1(x: np.ndarray, /) -> Any:
-    # NumPy's complex expm1 misses the standard's special values (_common).
+    # NumPy's complex expm1 misses the standard's special values (_common),
+    # where the real part is not finite. Those are computed with every flag
+    # ignored (a copy of a context made at import: nothing is set now); the
+    # others by NumPy's kernel as they are, so its flags are NumPy's own.
     if x.dtype.kind != "c":
         return _PARALLEL["expm1"](x)
-    with np.errstate(invalid="ignore", over="ignore"):
+    special = ~np.isfinite(x.real)
+    if not special.any():
         return _common.expm1_special_values(np, x, np.expm1(x))
+    ordinary = np.expm1(np.where(special, 0, x))
+    return _error_state.ignoring(_common.expm1_special_values, np, x, ordinary)
 
 
 def _tanh(x: np.ndarray, /) -> Any:

@@ -64,6 +64,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, Final, Protocol
 
+from .. import _threads
 from .._backends import PAGE_COW, STREAMS, _reuse
 from .._threads import WORKING_FOR
 from . import counts
@@ -386,6 +387,14 @@ def _reset_after_fork() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_reset_after_fork)
+
+
+def _inside_a_fenced_write() -> bool:
+    marker = _markers.get(_get_ident())
+    return marker is not None and bool(marker.fenced)
+
+
+_threads.set_writing_test(_inside_a_fenced_write)
 
 
 def _marker() -> Buffer:
@@ -857,11 +866,14 @@ def _write_in_place(
             elif written and FAST_WRITES:
                 holder._fast_write = fast
                 holder._donated = False
-            _markers[_get_ident()].fenced.pop()  # this thread's innermost write
+            fenced = _markers[_get_ident()].fenced
+            fenced.pop()  # this thread's innermost write
             if _waiting:
                 _write_ended.notify_all()
         finally:
             _lock.release()
+        if _threads.DEFERRED and not fenced:
+            _threads.run_deferred()  # (a thread pool's start, put off until now)
 
 
 def _write_to_copy(
