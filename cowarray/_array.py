@@ -28,8 +28,10 @@ from ._core.values import (
     getitem,
     lazy_clone,
     may_view,
+    plain_slice,
     private,
     reads_own_memory,
+    slice_is_plain,
     transposed,
     view_of,
 )
@@ -142,7 +144,7 @@ class Array(Value):
         """The transpose of the last two axes (a lazy value, no copy)."""
         if self._data.ndim < 2:
             raise ValueError(f"x.mT needs at least 2 dimensions, this array has {self._data.ndim}")
-        return view_of(self, self._data.swapaxes(-1, -2))
+        return view_of(self, _last_two_swapped)
 
     if TYPE_CHECKING:
         # Attached at import by the modules that define them (their arrows
@@ -416,10 +418,18 @@ class Array(Value):
                 if self._fast_write:
                     self._data[key] = source
                     return
+            # The key is converted once, before any memory is read or any
+            # decision is made (a part's __index__ may run code, and answer
+            # otherwise the next time). An int passes as it is; a slice of
+            # ints too, without a call.
+            if type(key) is int:
+                index: Any = key
+            elif type(key) is slice:
+                index = plain_slice(key)
+            else:
+                index = _backend_index(self, key)
             if _PENDING:
-                families.settle(self, value)
-            # (an int or a slice passes as it is: a call fewer on every write)
-            index = key if type(key) is slice or type(key) is int else _backend_index(self, key)
+                families.settle(self, value, index)
             beside = None
             if type(value) is Array and reads_own_memory(self, value):  # (u[0] = u[1])
                 stays = cow.reader_may_stay(self, index, value)
@@ -497,6 +507,10 @@ class Array(Value):
     __ge__ = binary_operation("greater_equal", _METHOD)
 
 
+def _last_two_swapped(data: Any, _: object) -> Any:
+    return data.swapaxes(-1, -2)
+
+
 def _unpickle(host: Any, device: str) -> Array:
     target = as_device(device)
     return private(target.backend.from_numpy(host), target)
@@ -524,7 +538,7 @@ def _backend_index(array: Array, key: Any) -> Any:
     if kind is tuple:
         index = key  # a tuple of basic parts passes as it is (most of x[i, j]'s cost)
         for part in key:
-            if type(part) not in _BASIC_PARTS:
+            if type(part) not in _BASIC_PARTS or (type(part) is slice and not slice_is_plain(part)):
                 index = tuple([index_component(array, part) for part in key])
                 break
     else:
@@ -541,6 +555,8 @@ _BASIC_PARTS: Final = frozenset({int, slice, types.NoneType, types.EllipsisType}
 
 def index_component(array: Array, part: Any) -> Any:
     kind = type(part)
+    if kind is slice:
+        return plain_slice(part)
     if kind in _BASIC_PARTS:
         return part
     if kind is Array:

@@ -442,13 +442,18 @@ def item(self: Array, *args: Any) -> Any:
             key = tuple(operator.index(i) for i in args)  # (exact ints: never a mask)
     if families.PENDING:
         families.flush()  # held-back view writes first, as every operation
-    if key is None:
-        return data.item()  # (a read: no view of it to make)
+    # The memory is read after the indices' __index__ has run (it may write
+    # this array), and read again if another thread replaced it meanwhile
+    # (its old memory may be another value's now: values.getitem does the same).
+    data = self._data
     try:
-        element = data[key]
+        element = data.item() if key is None else data[key]
+        while self._data is not data:
+            data = self._data
+            element = data.item() if key is None else data[key]
     except IndexError:  # (i, j) out of range: cowarray's words for it
         return self[key]._scalar("item")
-    return element.item()
+    return element if key is None else element.item()
 
 
 def tolist(self: Array) -> Any:

@@ -533,7 +533,7 @@ def _write_at(
         # (The general path below copies ``target`` and stores it back: on a
         # 1000-element tally 26.4 us against 24.1 here, NumPy 13.4.)
         if families.PENDING:
-            families.settle(target, None)
+            families.settle(target, None, None)
         if type(target._family) is _VIEWS:
             families.note_write(target, None, f"np.{ufunc.__name__}.at(x, ...)")
         cow.write(target, _apply_at, ufunc, (index, operands), fast_writes(target))

@@ -499,12 +499,13 @@ def _apply_inplace(name: str, array: Array, other: Operand, bound: _Bindings) ->
         # there is nothing to warn about, and ``t`` writes ``x``'s memory in
         # place, as NumPy does, when nothing raised after the loop could
         # leave ``x`` half written.
-        parent = families.write_back_target(array)
+        target = families.write_back_target(array)
     else:
-        parent = None
-    if parent is None:
+        target = None
+    if target is None:
         _note_view_write(array, other, name)
     elif not backend.errors_may_surface(name, dtype):
+        parent, key = target
         if data.size < split_from[0]:
             function = whole  # (small: no pool)
         # No fast writes for ``t``: it shares its memory with ``x`` past the
@@ -546,6 +547,7 @@ def _apply_inplace(name: str, array: Array, other: Operand, bound: _Bindings) ->
             derive,
             together,
             reader,
+            key,
         )
         return
     fast = fast_writes(array)

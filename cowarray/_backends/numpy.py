@@ -222,6 +222,40 @@ def _filters_may_raise(filters: tuple[Any, ...]) -> bool:
     return False
 
 
+# What the warnings module shows a warning with when nobody replaced it.
+_SHOW: Final = (warnings._showwarnmsg, warnings._showwarnmsg_impl)  # type: ignore[attr-defined]
+_FORMAT: Final = (warnings._formatwarnmsg, warnings._formatwarnmsg_impl)  # type: ignore[attr-defined]
+_APPEND: Final[type] = type([].append)
+
+
+def _display_may_raise() -> bool:
+    """Whether showing a RuntimeWarning now may raise: the filters only warn,
+    but a warning is shown by hooks anyone may replace, and a replaced one
+    may raise (``warnings.showwarning``, ``formatwarning``, the private
+    ``_showwarnmsg``, a closed ``sys.stderr``): then an in-place write that
+    warns after NumPy's loop would have changed the array before failing.
+    Taken not to raise: the warnings module's own functions writing to an
+    open ``sys.stderr`` (a stream whose ``write`` raises anything but
+    OSError is the bound docs/design.md names), and
+    ``catch_warnings(record=True)``, which appends to a list."""
+    module: Any = warnings
+    if (
+        module.showwarning is not module._showwarning_orig
+        or module.formatwarning is not module._formatwarning_orig
+        or module._showwarnmsg is not _SHOW[0]
+        or (module._formatwarnmsg, module._formatwarnmsg_impl) != _FORMAT
+    ):
+        return True
+    impl = module._showwarnmsg_impl
+    if impl is _SHOW[1]:
+        # (a closed stream raises ValueError at its write; any other is
+        # trusted to write or raise OSError, which the module drops:
+        # notebooks and pytest replace sys.stderr with streams of their own)
+        return bool(getattr(sys.stderr, "closed", False))
+    # catch_warnings(record=True): a list's append
+    return not (type(impl) is _APPEND and type(getattr(impl, "__self__", None)) is list)
+
+
 #: DLPack's (kDLCPU, 0): host memory.
 _DL_CPU: tuple[int, int] = (1, 0)
 
@@ -383,7 +417,9 @@ class NumpyBackend:
             return True  # (they live in a context this cannot read cheaply)
         filters = tuple(warnings.filters)
         last_filters = _last_filters
-        return last_filters[1] if last_filters[0] == filters else _read_filters(filters)
+        if last_filters[1] if last_filters[0] == filters else _read_filters(filters):
+            return True
+        return _display_may_raise()
 
     def must_copy_before_write(self, data: np.ndarray) -> bool:
         if not data.flags.writeable:

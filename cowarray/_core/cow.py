@@ -1033,14 +1033,16 @@ def write_through(
     derive: Callable[[Any, Any, Any], Any] | None = None,
     together: bool = False,
     reader: tuple[Holder, Any] | None = None,
+    key: Any = None,
 ) -> None:
     """The in-place write of ``t`` in ``x[k] += d`` (``t = x[k]``), where the
-    statement is proven to store ``t`` into ``parent`` (``x``) next
-    (cowarray._core.families.write_back_target): :func:`write` with
+    statement is proven to store ``t`` into ``parent`` (``x``) at ``key``
+    next (cowarray._core.families.write_back_target): :func:`write` with
     ``parent`` beside. If it went in place, the store is expected: on this
-    thread, :func:`reader_may_stay` then knows it writes nothing, without
-    comparing addresses. (The next store of ``view`` into ``parent`` on this
-    thread is that one: only the caller's stack holds the temporary.)
+    thread, :func:`reader_may_stay` then knows that a store of ``view`` into
+    ``parent`` at ``key`` writes nothing, without comparing addresses (any
+    other store, such as one made by a hook between the operator and the
+    statement's store, is an ordinary store).
     ``derive`` as for :func:`write`, where ``x`` has other holders than
     ``t`` and the write goes into a copy of ``t``'s region.
 
@@ -1058,7 +1060,7 @@ def write_through(
     data, parent_data = view._data, parent._data
     write(view, apply, a, b, fast, parent, derive, together, reader)
     if view._data is data and view._buf is parent._buf and parent._data is parent_data:
-        _expected.store = (view, data, parent, parent_data)
+        _expected.store = (view, data, parent, parent_data, key)
 
 
 def _move_together(view: Holder, parent: Holder) -> Buffer | None:
@@ -1151,6 +1153,8 @@ def reader_may_stay(holder: Holder, index: Any, reader: Holder) -> bool | None:
         and expected[2] is holder
         and expected[1] is reader._data
         and expected[3] is holder._data
+        and type(index) is type(expected[4])
+        and index == expected[4]
     ):
         return None  # the write-back of write_through: the values are there
     backend = holder._device.backend

@@ -161,9 +161,20 @@ class _Pending:
     ``site`` is the code object and instruction offset that wrote, when
     known: the report reads the user's source there to name the variables
     (:func:`_describe_write`). A code object keeps no locals alive.
+    ``region`` is the memory the held-back view viewed when it wrote: only
+    a store of it into those very elements settles the report.
     """
 
-    __slots__ = ("filename", "holder", "lineno", "module_globals", "site", "thread", "what")
+    __slots__ = (
+        "filename",
+        "holder",
+        "lineno",
+        "module_globals",
+        "region",
+        "site",
+        "thread",
+        "what",
+    )
 
     def __init__(
         self,
@@ -174,6 +185,7 @@ class _Pending:
         site: tuple[Any, int] | None = None,
     ) -> None:
         self.holder = holder
+        self.region = None if holder is None else holder._data
         self.what = what
         self.filename, self.lineno, self.module_globals = where
         self.thread = thread
@@ -272,11 +284,11 @@ _THROUGH_ITS_NAME: Final = 2  # ``v *= s`` and, as the next statement, ``c[k] = 
 #: constants (some 1500 instructions each time, a tenth of ``x[a:b] += d``).
 #: The entry holds the code object, so while it lives no other object can
 #: have that id; the ``is`` test says so again. Bounded: cleared when full.
-_FACTS_AT: dict[tuple[int, int], tuple[Any, int, tuple[str, str] | None]] = {}
+_FACTS_AT: dict[tuple[int, int], tuple[Any, int, tuple[str, str, Any] | None]] = {}
 _FACTS_AT_MOST: Final = 4096
 
 
-def _instruction_facts(frame: Any) -> tuple[Any, int, tuple[str, str] | None]:
+def _instruction_facts(frame: Any) -> tuple[Any, int, tuple[str, str, Any] | None]:
     """``frame``'s code, :func:`_write_back`'s answer and the container
     variable at its running instruction, read once per code and offset."""
     code = frame.f_code
@@ -308,10 +320,13 @@ def _instruction_facts(frame: Any) -> tuple[Any, int, tuple[str, str] | None]:
 
 
 #: The last (code, offset, entry) that :func:`_instruction_facts` answered.
-_LAST_FACTS: tuple[Any, int, tuple[Any, int, tuple[str, str] | None]] = (None, -1, (None, 0, None))
+_Facts = tuple[Any, int, tuple[str, str, Any] | None]
+_LAST_FACTS: tuple[Any, int, _Facts] = (None, -1, (None, 0, None))
 
 
-def _remember_facts(code: Any, offset: int, entry: tuple[Any, int, tuple[str, str] | None]) -> None:
+def _remember_facts(
+    code: Any, offset: int, entry: tuple[Any, int, tuple[str, str, Any] | None]
+) -> None:
     global _LAST_FACTS
     _LAST_FACTS = (code, offset, entry)
 
@@ -461,36 +476,44 @@ def note_in_place_write(holder: Any, value: object, what: str) -> None:
 # -- writing through ``t`` of ``x[k] += v`` (design.md rule 12) ------------------
 
 
-def write_back_target(view: Any) -> Any:
-    """The Array that the statement now running stores ``view`` back into,
-    when it is proven to be the array ``x`` that ``view`` was taken from.
+def write_back_target(view: Any) -> tuple[Any, Any] | None:
+    """``(x, key)``: the Array that the statement now running stores ``view``
+    back into, and the key it stores at, when they are proven to be the
+    array ``view`` was taken from and the key it was taken at.
 
     Called by an in-place operator on ``view``, a view whose memory one other
-    array shares. The answer is ``x`` (and the operator may then write
-    ``x``'s memory in place: the statement is about to store exactly those
-    values there) only if all of this holds, else None:
+    array shares. The answer lets the operator write ``x``'s memory in place
+    (the statement is about to store exactly those values there), and is
+    given only if all of this holds, else None:
 
-    * no trace or profile function is set (they may rebind variables);
+    * no trace or profile function is set;
     * the caller's instruction is the in-place operator of an augmented
       assignment to a subscript, ``NAME[key] op= value`` (``t = NAME[key];
       t op= value; NAME[key] = t``), followed by its stack shuffles and its
       STORE_SUBSCR or STORE_SLICE (:func:`_write_back`);
-    * ``NAME`` is a plain variable, ``key`` is built from constants,
-      variables, slices, tuples and operators (no call, no attribute), and no
-      instruction between the load of ``NAME`` and the operator stores or
-      deletes ``NAME`` or is a jump target (:func:`_container_variable`);
+    * ``NAME`` is a plain variable, ``key`` is built of constants only
+      (ints, None, ``...``, slices and tuples of them: nothing that runs
+      code when converted or can answer otherwise at the store,
+      :func:`_constant_key`), and no instruction between the load of
+      ``NAME`` and the operator stores or deletes ``NAME`` or is a jump
+      target (:func:`_container_variable`);
     * ``NAME`` holds, now, an ``Array`` (the exact type: a subclass may
-      store elsewhere) that holds ``view``'s memory.
+      store elsewhere) that holds ``view``'s memory and is the first array
+      of ``view``'s family, the one it was taken from (it holds the family
+      object whose token ``view`` holds), and was not handed its memory by
+      a move (``move(x)`` passes that object on: the moved array is
+      donated until it is written, and is refused here).
 
-    Then the container on the caller's stack is that Array: it was loaded
-    from ``NAME``, which nothing in the statement rebinds, and an Array's
-    ``[key]`` gives a view of its own memory, so the write-back stores
-    ``view``'s values into the memory ``view`` views. (What the bytecode
-    cannot show: code run within the statement that rebinds ``NAME``
-    through a frame's ``f_locals`` or ``globals()``, from a non-Array
-    container whose ``[key]`` returned a view of the array it is rebound
-    to. docs/design.md names this bound.) The code is read once per code
-    object and offset (cached); the variable is read on every call.
+    Code run within the statement (the value's ``__float__``, a call, a gc
+    callback, another thread) may rebind ``NAME``; whatever it binds there
+    is checked as above, and only the array ``view`` was taken from passes:
+    a lazy clone, a view or another array sharing the memory starts or
+    joins another family, or is not the family's first array. So the
+    container on the caller's stack is that array, unless it is a
+    non-Array object whose ``[key]`` gave a new view of that array and code
+    in the statement rebound ``NAME`` from it to that array (the bound
+    docs/design.md names). The code is read once per code object and
+    offset (cached); the variable is read on every call.
     """
     if sys.gettrace() is not None or sys.getprofile() is not None:
         return None
@@ -520,7 +543,10 @@ def write_back_target(view: Any) -> Any:
     del frame
     if type(container) is not _ARRAY_TYPE[0] or container._buf is not view._buf:
         return None
-    return container
+    family = container._family
+    if type(family) is not _Family or family.views is not view._family or container._donated:
+        return None
+    return container, variable[2]
 
 
 #: The Array type (bound by cowarray._core.values.bind_array_type).
@@ -539,9 +565,10 @@ _SKIPPED: Final = frozenset({"NOP", "CACHE", "EXTENDED_ARG"})
 _SUBSCRIPTS: Final = frozenset({"BINARY_SUBSCR", "BINARY_SLICE"})
 
 
-def _container_variable(code: Any, offset: int) -> tuple[str, str] | None:
-    """``(kind, name)`` of ``NAME`` in the statement ``NAME[key] op= value``
-    whose in-place operator is at ``offset``; None if it is not that shape."""
+def _container_variable(code: Any, offset: int) -> tuple[str, str, Any] | None:
+    """``(kind, name, key)`` of the statement ``NAME[key] op= value`` whose
+    in-place operator is at ``offset``, ``key`` built of constants only
+    (:func:`_constant_key`); None if it is not that shape."""
     import dis
 
     instructions = [i for i in dis.get_instructions(code) if i.opname not in _SKIPPED]
@@ -594,11 +621,12 @@ def _container_variable(code: Any, offset: int) -> tuple[str, str] | None:
         index -= 1
     else:
         return None
-    if opname in _PAIRED_LOADS:
-        kind, name = "FAST", instruction.argval[0]
-    elif opname in _NAME_LOADS:
+    if opname in _NAME_LOADS:
         kind, name = _NAME_LOADS[opname], instruction.argval
     else:
+        return None  # (a paired load: the key reads a variable too)
+    key = _constant_key(instructions[index + 1 : load - copies], copies == 3)
+    if key is _NOT_CONSTANT:
         return None
     for between in instructions[index + 1 : at + 1]:
         if getattr(between, "is_jump_target", True):
@@ -607,7 +635,51 @@ def _container_variable(code: Any, offset: int) -> tuple[str, str] | None:
             targets = between.argval if isinstance(between.argval, tuple) else (between.argval,)
             if name in targets:
                 return None
-    return kind, name
+    return kind, name, key
+
+
+_NOT_CONSTANT: Final = object()
+#: The loads of a constant (3.14 loads a small int with its own instruction).
+_KEY_CONSTANTS: Final = frozenset({"LOAD_CONST", "LOAD_SMALL_INT"})
+
+
+def _constant_key(instructions: list[Any], sliced: bool) -> Any:
+    """The key the instructions between the container's load and its copies
+    build, if they build it of constants only (``u[1:-1]``, ``u[1:-1, 0]``,
+    ``u[..., -1]``): ints, None, Ellipsis, slices and tuples of them, which
+    Python and NumPy read without running code. ``sliced``: the 3.12+ form
+    ``x[a:b]``, whose two items make ``slice(a, b)``. Anything else
+    (a variable, whose value could change or run code when converted) is
+    :data:`_NOT_CONSTANT`."""
+    stack: list[Any] = []
+    for instruction in instructions:
+        opname = instruction.opname
+        if opname in _KEY_CONSTANTS:
+            stack.append(instruction.argval)
+        elif opname in _KEY_PARTS and 0 < (instruction.arg or 0) <= len(stack):
+            parts = stack[len(stack) - instruction.arg :]
+            del stack[len(stack) - instruction.arg :]
+            stack.append(slice(*parts) if opname == "BUILD_SLICE" else tuple(parts))
+        else:
+            return _NOT_CONSTANT
+    if sliced:
+        if len(stack) != 2:
+            return _NOT_CONSTANT
+        stack[:] = [slice(*stack)]
+    if len(stack) != 1 or not _plain_key(stack[0]):
+        return _NOT_CONSTANT
+    return stack[0]
+
+
+def _plain_key(key: Any) -> bool:
+    parts = key if type(key) is tuple else (key,)
+    for part in parts:
+        if type(part) is slice:
+            if not all(b is None or type(b) is int for b in (part.start, part.stop, part.step)):
+                return False
+        elif not (type(part) is int or part is None or part is Ellipsis):
+            return False
+    return True
 
 
 #: Whether a function's locals are read through a snapshot (3.11, 3.12).
@@ -691,9 +763,14 @@ def note_write(holder: Any, value: object, what: str) -> None:
     _report(_Pending(None, what, where, 0, site))
 
 
-def settle(target: Any, value: object) -> None:
-    """Before ``target[...] = value``: drop this thread's held-back write to
-    ``value`` if this writes it back into its family, then report the rest."""
+def settle(target: Any, value: object, index: Any) -> None:
+    """Before ``target[index] = value``: drop this thread's held-back write to
+    ``value`` if this stores it back into the very elements of ``value``'s
+    family that it viewed when it wrote (``x[k] += d``'s store, or ``v *= s;
+    x[k] = v`` with ``v = x[k]``), which makes the result NumPy's; then
+    report the rest. A store elsewhere (``v = x[0]; v += d; x[1] = v``)
+    leaves the write to ``x[0]`` unseen by ``x``, as NumPy would not: it is
+    reported."""
     family = target._family
     token = family if type(family) is _Views else getattr(family, "views", None)
     if token is not None and getattr(value, "_family", None) is token:
@@ -702,15 +779,23 @@ def settle(target: Any, value: object) -> None:
             last = PENDING[-1]  # (the write held back just before, as a rule)
         except IndexError:
             return
-        if last.holder is value and last.thread == me:
-            _take(last)
-        else:
-            for pending in PENDING.copy():
-                if pending.holder is value and pending.thread == me:
-                    _take(pending)
+        if last.holder is not value or last.thread != me:
+            for last in PENDING.copy():
+                if last.holder is value and last.thread == me:
                     break
+            else:
+                last = None  # type: ignore[assignment]
+        if last is not None and _stores_back(target, index, last.region):
+            _take(last)
     if PENDING:
         flush()
+
+
+def _stores_back(target: Any, index: Any, region: Any) -> bool:
+    """Whether ``target[index] = ...`` writes the elements ``region`` views."""
+    backend = target._device.backend
+    written = backend.written_view(target._data, index)
+    return written is not None and backend.same_elements(written, region)
 
 
 def _take(pending: _Pending) -> bool:
@@ -817,10 +902,10 @@ def _store_container(frame: Any) -> object:
     return _UNKNOWN
 
 
-def _read_variable(frame: Any, variable: tuple[str, str] | None) -> object:
+def _read_variable(frame: Any, variable: tuple[Any, ...] | None) -> object:
     if variable is None:
         return _UNKNOWN
-    kind, name = variable
+    kind, name = variable[0], variable[1]
     if kind == "GLOBAL" or (kind == "NAME" and not frame.f_code.co_flags & _CO_OPTIMIZED):
         # Module and class bodies: f_locals is their namespace itself, no copy.
         scopes = (frame.f_locals, frame.f_globals, frame.f_builtins)

@@ -39,6 +39,7 @@ The invariants kept here:
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import index as _index
 from typing import TYPE_CHECKING, Any, Final
 
 from .._errors import Retired, not_an_array
@@ -58,9 +59,11 @@ __all__ = [
     "imported",
     "lazy_clone",
     "may_view",
+    "plain_slice",
     "private",
     "replace_private",
     "reshape_view",
+    "slice_is_plain",
     "take_over",
     "transposed",
     "view_of",
@@ -175,58 +178,84 @@ def may_view(result: Any, device: Any, inputs: tuple[Array, ...]) -> Array:
         and inputs[0]._device is device
         and type(result) is device.backend.array_type
     ):
-        return view_of(inputs[0], result)
+        return view_of(inputs[0], _given, result)
     return _wrap(result, device, inputs)
 
 
-def view_of(source: Array, result: Any) -> Array:
-    """An Array of ``result``, a backend result usually a view of ``source``.
+def _given(data: Any, result: Any) -> Any:
+    """(:func:`view_of`'s ``make`` for a result the op has made already)"""
+    return result
+
+
+def _transpose(data: Any, _: Any) -> Any:
+    return data.T
+
+
+#: How many times :func:`view_of` makes a view again when another thread
+#: replaces the source's memory meanwhile, before it lets the locked join
+#: decide (which copies the view's values, memory it still holds the record of).
+_ATTEMPTS: Final = 16
+
+
+def view_of(source: Array, make: Callable[[Any, Any], Any], arg: Any = None) -> Array:
+    """An Array of ``make(data, arg)``, the view a backend function makes of
+    ``data``, ``source``'s memory (``x.T``, ``x[1:5]``, reshapes).
 
     The one view join: ``x.T``, ``x[1:5]``, reshapes and :func:`may_view` of
-    one input all come here. The common case (a view of ``source``'s open
-    record, nobody tracing) joins without the lock: the record's gate is
-    read open, the view built, and ``source`` re-read to still hold that
-    record and that memory, with nothing between that lets another thread
-    replace them unseen (cowarray._core.cow, "lock-free joins").
-    The first view of private memory joins the same way once
-    :func:`cow.join <cowarray._core.cow.join>` has made its record under the
-    lock (``u[1:-1]`` after ``u[0] = v`` gave ``u`` its memory back: each
-    step of a stencil). Everything else takes the locked path of :func:`_wrap`.
+    one input all come here. The record is read before the memory and held
+    (a local counts as a holder) until the view has joined it, so nobody
+    writes that memory in place meanwhile. The common case (a view of
+    ``source``'s open record, nobody tracing) joins without the lock: the
+    record's gate is read open, the view built, and ``source`` re-read to
+    still hold that record and that memory, with nothing between that lets
+    another thread replace them unseen (cowarray._core.cow, "lock-free
+    joins"). If another thread replaced ``source``'s memory meanwhile, the
+    view is made again from the new memory (``make`` is a backend function:
+    its keys are plain by now, so making it again runs no user code): a view
+    never holds memory that its source no longer holds, which other values
+    may be writing in place. The first view of private memory joins the
+    same way once :func:`cow.join <cowarray._core.cow.join>` has made its
+    record under the lock (``u[1:-1]`` after ``u[0] = v`` gave ``u`` its
+    memory back: each step of a stencil). Everything else takes the locked
+    path of :func:`_wrap`.
     """
-    buf = source._buf
-    if buf is None:
-        buf = _first_record(source, result)
-    if cow.joins_unobserved and buf is not None and buf.shareable:
-        if _PENDING:
-            _flush()
+    for _ in range(_ATTEMPTS):
+        buf = source._buf
         data = source._data
-        base = result.base
-        if (base is data or base is data.base) and base is not None:
-            array = _object_new(_ARRAY)
-            array._data = result
-            array._buf = buf
-            array._device = source._device
-            array._fast_write = _NO_FAST_WRITE
-            array._donated = False
-            family = source._family  # views_token(source), inlined
-            if type(family) is not _VIEWS:
-                family = _views_token(source) if family is None else family.views
-            array._family = family
-            if source._buf is buf and source._data is data:
-                return array
-        del base  # _wrap may count the references to it
+        result = make(data, arg)
+        if buf is None:
+            buf = _first_record(source, data, result)
+        if cow.joins_unobserved and buf is not None and buf.shareable:
+            if _PENDING:
+                _flush()
+            base = result.base
+            if (base is data or base is data.base) and base is not None:
+                array = _object_new(_ARRAY)
+                array._data = result
+                array._buf = buf
+                array._device = source._device
+                array._fast_write = _NO_FAST_WRITE
+                array._donated = False
+                family = source._family  # views_token(source), inlined
+                if type(family) is not _VIEWS:
+                    family = _views_token(source) if family is None else family.views
+                array._family = family
+                if source._buf is buf and source._data is data:
+                    return array
+            del base  # _wrap may count the references to it
+        if source._data is data:
+            break  # (the locked join decides: an observer, a closed gate, no view)
     return _wrap(result, source._device, (source,))
 
 
-def _first_record(source: Array, result: Any) -> cow.Buffer | None:
-    """The record :func:`view_of` joins ``result`` to when ``source`` holds its
-    memory alone: made under the lock by :func:`cow.join
-    <cowarray._core.cow.join>`. None where the lock-free join does not apply
-    (someone is tracing, or ``result`` is no view of ``source``'s memory):
-    :func:`_wrap` decides."""
+def _first_record(source: Array, data: Any, result: Any) -> cow.Buffer | None:
+    """The record :func:`view_of` joins ``result``, a view of ``data``, to
+    when ``source`` holds that memory alone: made under the lock by
+    :func:`cow.join <cowarray._core.cow.join>`. None where the lock-free
+    join does not apply (someone is tracing, ``result`` is no view of
+    ``data``, or ``source`` holds other memory by now): :func:`_wrap` decides."""
     if not cow.joins_unobserved:
         return None
-    data = source._data
     base = result.base
     if base is None or (base is not data and base is not data.base):
         return None
@@ -262,7 +291,7 @@ def transposed(source: Array) -> Array:
         array._family = family
         if source._buf is buf and source._data is data:
             return array
-    return view_of(source, data.T)
+    return view_of(source, _transpose)
 
 
 def getitem(source: Array, key: Any, /) -> Array:
@@ -294,14 +323,24 @@ def getitem(source: Array, key: Any, /) -> Array:
             array._family = family
             if source._buf is buf and source._data is data:
                 return array
-        return view_of(source, source._data[key])
-    data = source._data
+        # (bounds that run code are converted once from here on: another
+        # thread, or such a bound, replaced source's memory meanwhile)
+        return view_of(source, _subscript, plain_slice(key))
     try:
         if kind is not int:  # (an int passes as it is)
+            # Converted before any memory is read: a part's __index__ may
+            # write this array, or another sharing its memory (rule 3's
+            # "take the fact once").
             key = _backend_index(source, key)
+        data = source._data
         view = data[key]
+        while source._data is not data:
+            # Another thread replaced the memory while it was read, which
+            # other values may write in place now: read what source holds.
+            data = source._data
+            view = data[key]
     except (IndexError, OverflowError) as error:
-        raise _index_refused(key, data.shape, error) from None
+        raise _index_refused(key, source._data.shape, error) from None
     if type(view) is not type(data):
         # New memory, writable, not broadcast, that nothing else can reach
         # yet: private's set-up inline (a call is a twelfth of ``x[i]``),
@@ -318,7 +357,49 @@ def getitem(source: Array, key: Any, /) -> Array:
         element._donated = False
         element._family = None
         return element
-    return view_of(source, view)
+    return view_of(source, _made, (_subscript, key, data, view))
+
+
+def _subscript(data: Any, key: Any) -> Any:
+    return data[key]
+
+
+def _made(data: Any, made: tuple[Any, Any, Any, Any]) -> Any:
+    """(:func:`view_of`'s ``make`` for a view made already: ``(function, arg,
+    memory, view)``, ``view`` being ``function(memory, arg)``; made again
+    from other memory)"""
+    function, arg, memory, view = made
+    return view if data is memory else function(data, arg)
+
+
+_PLAIN_BOUNDS: Final = (int, type(None))
+
+
+def plain_slice(key: slice) -> slice:
+    """``key`` with bounds that read as they are: ints and None are left,
+    anything else is converted once by its ``__index__`` (which may run
+    code: NumPy would call it at every use, so a store after a read could
+    see other bounds than the read, and a bound could write the array being
+    indexed after its memory was read). A bound with no ``__index__`` is
+    left for NumPy to refuse in its own words."""
+    if slice_is_plain(key):
+        return key
+    return slice(*(_bound(b) for b in (key.start, key.stop, key.step)))
+
+
+def slice_is_plain(key: slice) -> bool:
+    """Whether ``key``'s bounds are ints or None (NumPy reads them running no code)."""
+    return (
+        type(key.start) in _PLAIN_BOUNDS
+        and type(key.stop) in _PLAIN_BOUNDS
+        and type(key.step) in _PLAIN_BOUNDS
+    )
+
+
+def _bound(bound: Any) -> Any:
+    if type(bound) in _PLAIN_BOUNDS or not hasattr(type(bound), "__index__"):
+        return bound
+    return _index(bound)
 
 
 def _element_of(fast: frozenset[Any]) -> frozenset[Any]:
@@ -376,7 +457,7 @@ def reshape_view(x: Array, shape: tuple[Any, ...]) -> Array | None:
         array._family = family
         if x._buf is buf and x._data is data:
             return array
-    return view_of(x, result)
+    return view_of(x, _made, (x._device.backend.reshape_view, shape, data, result))
 
 
 def _wrap(result: Any, device: Any, inputs: tuple[Array, ...]) -> Array:

@@ -44,6 +44,7 @@ def _join(function: object, source_name: str, view: str) -> list[str]:
         for line in block
         if "base" not in line
         and not line.strip().startswith("data = ")
+        and "make(" not in line
         and "_first_record" not in line
         and line.strip() != "if buf is None:"
     ]
