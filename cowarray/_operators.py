@@ -433,7 +433,11 @@ def inplace_operator(name: str) -> Callable[[Array, Any], Array]:
             # x += ndarray: NumPy writes x. Returning NotImplemented would let
             # Python bind x to a new array (ndarray.__radd__), and an export
             # of x or the caller's array would silently keep the old values.
-            # The ndarray is read as an input, never kept (rule 11).
+            # The ndarray is read as an input, never kept (rule 11); one of
+            # another byte order is read in this machine's, as x + ndarray
+            # reads it (cowarray stores native dtypes only).
+            if not other.dtype.isnative:
+                other = other.astype(other.dtype.newbyteorder("="))
             other = private(other, self._device)
         _apply_inplace(name, self, other, bound)
         return self

@@ -9,10 +9,13 @@ page fault per 4 KiB (measured, 10^5 float64: 1168 us for NumPy without
 elision, 53 us with it).
 
 This module keeps the last few result blocks it handed out. A block is given
-again only when the list here holds the one reference to its ndarray: then
-no Array, view, NumPy export, memoryview or DLPack capsule can reach its
-memory (each of them holds a reference to the ndarray or to a view whose
-``base`` it is), so writing it changes no value anyone can see. The check and
+again only when the list here holds the one reference to its ndarray and no
+weak reference to it lives: then no Array, view, NumPy export, memoryview or
+DLPack capsule can reach its memory (each of them holds a reference to the
+ndarray or to a view whose ``base`` it is), and nothing can reach it later
+(a weak reference taken while a dead result was alive, through
+``gc.get_referents``, revived the block as the next result's memory), so
+writing it changes no value anyone can see. The check and
 the hand-out run under a lock, and the caller holds the block before the lock
 is released, so two threads never get one block.
 
@@ -29,6 +32,7 @@ import math
 import os
 import sys
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -37,6 +41,7 @@ import numpy as np
 from ._common import int_from_environment
 
 __all__ = [
+    "KNOWN_WEAK_REFERENCES",
     "MAX_BLOCKS",
     "MIN_BYTES",
     "ON_BUDGET_CHANGE",
@@ -52,6 +57,19 @@ MIN_BYTES: Final = 256 * 1024
 MAX_BLOCKS: Final = 4
 _DEFAULT_BUDGET: Final = 256 * 1024 * 1024
 _VARIABLE: Final = "COWARRAY_TEMPORARY_REUSE"
+
+#: Each tells how many of a block's weak references are its own (the core's
+#: registry of buffer ids keeps one to each memory it named): any other
+#: weak reference could revive the block after it is handed out again.
+KNOWN_WEAK_REFERENCES: Final[list[Callable[[object], int]]] = []
+
+
+def _only_known_weak(block: object) -> bool:
+    known = 0
+    for count in KNOWN_WEAK_REFERENCES:
+        known += count(block)
+    return _getweakrefcount(block) <= known
+
 
 #: Called with a block's ndarray before it is handed out again: the
 #: copy-on-write core forgets the buffer id of its last life (ids are never
@@ -139,6 +157,7 @@ def get_temporary_reuse() -> int:
 
 
 _getrefcount = sys.getrefcount
+_getweakrefcount = weakref.getweakrefcount
 
 
 def _calibrate() -> int:
@@ -180,6 +199,7 @@ def empty(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
                 block = _blocks[index]
                 if (
                     _getrefcount(block) <= _FREE
+                    and (not _getweakrefcount(block) or _only_known_weak(block))
                     and block.shape == shape
                     and (block.dtype is dtype or block.dtype == dtype)
                 ):

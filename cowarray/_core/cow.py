@@ -152,6 +152,15 @@ def _forget_id(owner: object) -> None:
 _reuse.ON_REUSE.append(_forget_id)
 
 
+def _named(owner: object) -> int:
+    """How many weak references to ``owner`` the id registry keeps (0 or 1)."""
+    entry = _ids_by_owner.get(id(owner))
+    return 1 if entry is not None and entry[0]() is owner else 0
+
+
+_reuse.KNOWN_WEAK_REFERENCES.append(_named)
+
+
 def stable_id(owner: object) -> int:
     """The id of the memory ``owner`` holds: the same for every record of it."""
     key = id(owner)

@@ -381,3 +381,13 @@ def test_an_array_whose_view_lives_copies_at_its_next_element_write() -> None:
     expected[1:-1] += 0.5
     expected[:2] = 9.0
     assert_equal_to_model(x, expected)
+
+
+def test_an_in_place_operator_reads_an_ndarray_of_another_byte_order() -> None:
+    # x + big_endian works (NumPy's ufunc reads it); x += big_endian wrapped
+    # the ndarray as an Array of a dtype cowarray does not store and raised.
+    x = ca.asarray([1.0, 2.0, 3.0])
+    swapped = np.asarray([1.0, 10.0, 100.0], dtype=">f8")
+    x += swapped
+    np.testing.assert_array_equal(np.asarray(x), [2.0, 12.0, 103.0])
+    np.testing.assert_array_equal(swapped, [1.0, 10.0, 100.0])  # read, never written

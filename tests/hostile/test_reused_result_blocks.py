@@ -202,3 +202,24 @@ def test_a_failed_operation_leaves_every_array_alone() -> None:
         c / 0.0
     np.testing.assert_array_equal(np.asarray(keep), model * 2.0)
     np.testing.assert_array_equal(np.asarray(c), model)
+
+
+def test_a_block_reached_by_a_weak_reference_is_never_handed_out_again() -> None:
+    # A dead result's ndarray, taken through gc.get_referents while the
+    # result lived and kept by a weak reference (which the block's count
+    # does not show), must not become the next result's memory: the weak
+    # reference would revive a second name for it.
+    import gc
+    import weakref
+
+    c, model = _source()
+    result = c * 2.0
+    (reached,) = [o for o in gc.get_referents(result) if isinstance(o, np.ndarray)]
+    revived = weakref.ref(reached)
+    del result, reached
+    later = c * 3.0
+    old = revived()
+    if old is not None:
+        assert not np.shares_memory(old, later._data), "a weakly reachable block was reused"
+        old[...] = -1.0
+    np.testing.assert_array_equal(np.asarray(later), model * 3.0)
