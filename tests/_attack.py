@@ -127,3 +127,54 @@ def run_traced(tracer: Callable[..., Any], function: Callable[[], Any]) -> Any:
         return function()
     finally:
         sys.settrace(previous)
+
+
+def run_child(script: str, timeout: float = 30.0) -> Any:
+    """Run ``script`` (dedented) in a new interpreter that imports this
+    checkout's cowarray; a hang fails the calling test instead of stopping
+    the suite. Returns the CompletedProcess.
+
+    The child dumps every thread's stack and exits with status 1 at 80% of
+    ``timeout`` (faulthandler: the report shows where it waited), and the
+    parent fails the test at ``timeout`` if even that did not end it. A
+    crash (SIGSEGV) shows as a negative status, with faulthandler's stacks."""
+    import os
+    import subprocess
+    import textwrap
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    environment = {**os.environ, "PYTHONPATH": str(root)}
+    header = (
+        f"import faulthandler\nfaulthandler.dump_traceback_later({timeout * 0.8:.1f}, exit=True)\n"
+    )
+    try:
+        return subprocess.run(
+            [sys.executable, "-X", "faulthandler", "-c", header + textwrap.dedent(script)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=environment,
+            cwd=root,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as error:
+        pytest.fail(
+            f"the child hung for {timeout} s (a wait without bound): "
+            f"stdout {error.stdout!r}, stderr {error.stderr!r}"
+        )
+
+
+def assert_child_succeeded(result: Any, what: str = "the child") -> None:
+    """``result`` (from :func:`run_child`) exited 0 with nothing ignored; a
+    line ``SKIP: reason`` on its stdout (the attack could not run there)
+    then skips the calling test."""
+    if result.returncode == 1 and "Timeout (" in result.stderr:
+        pytest.fail(f"{what} hung (its stacks at the time limit):\n{result.stderr[-6000:]}")
+    assert result.returncode == 0, (
+        f"{what} exited with status {result.returncode}:\n{result.stdout}\n{result.stderr[-6000:]}"
+    )
+    assert "Exception ignored" not in result.stderr, result.stderr[-6000:]
+    for line in result.stdout.splitlines():
+        if line.startswith("SKIP: "):
+            pytest.skip(f"the attack did not run here: {line[6:]}")
