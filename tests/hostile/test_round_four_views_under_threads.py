@@ -6,9 +6,9 @@ k = 1, 2, ...; M takes ``x = base.copy()`` and writes ``x[0] += 1000.0``
 (``x`` and its temporary view write ``x``'s memory in place once ``base``
 has moved away from it), on two threads; V, on two threads, derives a value
 from ``base`` (a slice, a transpose, a reshape, a clone...). In the
-eager-copy model every derived
-array is a copy of ``base`` at one moment, so V's value is ``k`` everywhere
-for some ``k``, never ``k + 1000`` anywhere, and it stays what it was.
+eager-copy model every derived array is a copy of ``base`` at one moment,
+so V's value is ``k`` everywhere for some ``k``, never ``k + 1000``
+anywhere, and it stays what it was.
 """
 
 from __future__ import annotations
