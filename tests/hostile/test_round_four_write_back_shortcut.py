@@ -7,18 +7,19 @@ Python runs ``x[k] op= v`` as ``t = x[k]; t op= v; x[k] = t``: the
 container is the object loaded before the statement ran, and the key's
 ``__index__`` is called once at the subscript and once at the store. Code
 that runs within the statement (a call in the value, the value's
-``__float__``, the key's ``__index__``, a ``__del__``, a ``sys.monitoring``
-callback) may rebind the variable ``x`` or change what the key answers; the
-eager-copy model (every derived array an eager copy, ``t`` included) then
-stores ``t`` into the container the statement holds, at the index the store
-computes, and nothing else changes.
+``__float__``, the key's ``__index__``, a ``__del__``, a weak reference's
+callback, a ``sys.monitoring`` callback) may rebind the variable ``x`` or
+change what the key answers; the eager-copy model (every derived array an
+eager copy, ``t`` included) then stores ``t`` into the container the
+statement holds, at the index the store computes, and nothing else changes.
 """
 
 from __future__ import annotations
 
 import sys
+import weakref
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -60,12 +61,23 @@ class _Dying:
         self.hook()
 
 
+class _Watched:
+    """Dies within the statement that made it; a weak reference's callback
+    runs ``hook`` then."""
+
+    references: ClassVar[list[weakref.ref[Any]]] = []
+
+    def __init__(self, hook: Callable[[], None]) -> None:
+        self.references.append(weakref.ref(self, lambda _: hook()))
+
+
 # Where the statement runs the code: each is ``x[0:4] += 1.0`` to the model.
 _WHERE = {
     "a call in the value": "x[0:4] += hook()",
     "the value's __float__": "x[0:4] += v",
     "the key's __index__": "x[k:4] += 1.0",
     "a __del__ in the value": "x[0:4] += (Dying(hook), 1.0)[1]",
+    "a weakref callback in the value": "x[0:4] += (Watched(hook), 1.0)[1]",
 }
 
 # What the variable is rebound to (made from the original, at that moment);
@@ -128,7 +140,9 @@ def test_code_in_the_statement_that_rebinds_the_container_changes_only_the_conta
     value = _FloatThatRuns(1.0)
     value.hook = hook
     run, namespace = _compiled(scope, _WHERE[where])
-    namespace.update(x=x, hook=hook, v=value, k=_IndexThatRuns(hook), Dying=_Dying)
+    namespace.update(
+        x=x, hook=hook, v=value, k=_IndexThatRuns(hook), Dying=_Dying, Watched=_Watched
+    )
     if scope == "closure":
         run = run(x)
     moved = target == "move(x)"
