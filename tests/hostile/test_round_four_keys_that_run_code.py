@@ -52,6 +52,12 @@ _READS: dict[str, tuple[tuple[int, ...], Callable[[Any, Any], Any]]] = {
     "base.item(k)": ((6,), lambda base, k: base.item(k)),
     "base.item(k) of rows": ((3, 4), lambda base, k: base.item(k)),
     "base.item((k, 1))": ((3, 4), lambda base, k: base.item((k, 1))),
+    # (already right: the functional read converts its key first; NumPy's
+    # model of it is base[k])
+    "base.at[k].get()": (
+        (6,),
+        lambda base, k: base.at[k].get() if isinstance(base, ca.Array) else base[k],
+    ),
 }
 
 
