@@ -153,25 +153,31 @@ def test_a_gc_callback_that_makes_a_split_call_while_the_pool_starts_does_not_ha
         SCHEDULED = sys.version_info >= (3, 12)
         ca.set_parallel_threshold(0)
         c = ca.ones(1 << 12)
-        results, primed = [], []
+        MAIN = threading.get_ident()
+        results, on_main, primed = [], [0], []
         class Primer:
             pass
         def on_collect(phase, info):
             if phase == "start":
-                if len(results) < 4000:
+                # (on a pool thread every time: its start is the window; on
+                # the maker a bounded number of times)
+                if threading.get_ident() != MAIN or on_main[0] < 2000:
+                    on_main[0] += threading.get_ident() == MAIN
                     results.append(float((c * 2.0)[-1]))
+                    del results[:-100]
             elif SCHEDULED:
                 primed.extend((Primer(), Primer()))
         gc.callbacks.append(on_collect)
         gc.set_threshold(1)
         primed.extend((Primer(), Primer()))
         total = 0.0
-        for round in range(60):
+        rounds = 300
+        for round in range(rounds):
             ca.set_num_threads(2 + round % 2)  # the next split call starts a pool
             total += float((c + 1.0)[-1])
         gc.callbacks.remove(on_collect)
         gc.set_threshold(700)
-        assert total == 120.0, total
+        assert total == 2.0 * rounds, total
         assert all(r == 2.0 for r in results), results[:4]
         if not results:
             print("SKIP: no collection ran during the calls")
