@@ -43,6 +43,14 @@ def split_every_call() -> Iterator[None]:
         ca.set_num_threads(threads)  # (a new pool: none of the test's threads)
 
 
+def _overflowing_where_the_caller_computes() -> ca.Array:
+    """2**15 elements, split into two blocks: only the second overflows when
+    multiplied by 1e10, the block the caller takes first (the pool's thread
+    takes the other one, if it wakes in time). Its flags are recorded in the
+    caller's recording state only, whatever the pool does."""
+    return ca.concat([ca.ones(1 << 14), ca.full(1 << 14, 1e300)])
+
+
 def _overflows_raised(a: ca.Array, times: int = 20) -> int:
     raised = 0
     for _ in range(times):
@@ -70,7 +78,7 @@ def test_code_inside_a_split_call_that_changes_the_error_state_leaves_later_call
     # The change runs on the caller while it computes its first block (as a
     # gc callback there would); the test then puts the caller's own state
     # back. Every later call under np.errstate(over="raise") must raise.
-    a = ca.full(1 << 15, 1e300)
+    a = _overflowing_where_the_caller_computes()
     real_take = _parallel._Job.take
     ran = []
 
@@ -93,7 +101,7 @@ def test_code_inside_a_split_call_that_changes_the_error_state_leaves_later_call
 def test_a_gc_callback_that_ignores_every_error_leaves_later_calls_their_errors() -> None:
     # The same through the collector: a callback at every collection (on the
     # caller, inside its blocks or not, and on the pool's threads).
-    a = ca.full(1 << 15, 1e300)
+    a = _overflowing_where_the_caller_computes()
     ones = ca.ones(1 << 15)
     with gc_callback(lambda: np.seterr(all="ignore")):
         for _ in range(50):
