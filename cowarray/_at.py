@@ -18,6 +18,7 @@ where an index is out of bounds.
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -32,6 +33,7 @@ from ._core.values import (
     private,
     reads_own_memory,
     take_over,
+    view,
 )
 from ._devices import CPU
 from ._errors import article, index_beyond_int64, index_out_of_range
@@ -456,7 +458,9 @@ def _get(x: Array, key: Any, mode: str, fill_value: Any) -> Array:
             raise
         region = None  # an index into an empty axis: everything is filled below
     if resolved.valid is None:
-        return may_view(region, x._device, (x,))
+        # (made again, from what x holds, if another thread replaced x's
+        # memory since the region was read: cowarray._core.values.may_view)
+        return may_view(region, x._device, (x,), lambda: view(x, operator.getitem, resolved.index))
     if resolved.valid is False or not backend.xp.any(resolved.valid):
         filled = backend.xp.full(resolved.shape, fill, dtype=x._data.dtype)
         return private(filled, x._device)

@@ -34,7 +34,8 @@ import numpy as np
 from . import _dtypes
 from ._array import Array
 from ._core import families
-from ._core.values import may_view, reshape_view
+from ._core.values import reshape_view
+from ._core.values import view as view_as
 from ._errors import ARRAY_SPELLINGS, missing_array_attribute, out_refused
 from ._ops import (
     creation,
@@ -167,6 +168,10 @@ def astype(
     return data_types.astype(self, target, copy=copy, device=device)
 
 
+def _viewed(data: Any, dtype: Any) -> Any:
+    return data.view() if dtype is None else data.view(dtype)
+
+
 def view(self: Array, dtype: Any = None) -> Array:
     """The same bytes read as another ``dtype``: a view that joins ``x``'s buffer.
 
@@ -175,7 +180,7 @@ def view(self: Array, dtype: Any = None) -> Array:
     ``lazy_clone(x)`` for a separate value.
     """
     if dtype is None:
-        return may_view(self._data.view(), self._device, (self,))
+        return view_as(self, _viewed, None)
     target = _dtypes.to_dtype(dtype)
     data = self._data
     last = data.shape[-1] if data.ndim else 1
@@ -193,7 +198,7 @@ def view(self: Array, dtype: Any = None) -> Array:
             f"bytes to divide into {new_itemsize}-byte items; take ca.asarray(x, copy=True) "
             "or reshape first"
         )
-    return may_view(data.view(target), self._device, (self,))
+    return view_as(self, _viewed, target)
 
 
 # -- reductions -----------------------------------------------------------------

@@ -144,18 +144,37 @@ def _readable(array: Array, device: Any) -> Any:
 
 
 def _wrapped(
-    result: Any, device: Any, sources: tuple[Array, ...], foreign: tuple[np.ndarray, ...] = ()
+    result: Any,
+    device: Any,
+    sources: tuple[Array, ...],
+    foreign: tuple[np.ndarray, ...] = (),
+    again: Callable[[], Any] | None = None,
 ) -> Any:
+    """``result`` of a NumPy call with cowarray's values. ``again()`` makes
+    the call again (on what the inputs hold now), for a result that views
+    memory an input no longer holds (cowarray._core.values.may_view)."""
     if isinstance(result, tuple):
-        return tuple(_wrapped_part(r, device, sources, foreign) for r in result)
+        return tuple(
+            _wrapped_part(r, device, sources, foreign, _part_of(again, i))
+            for i, r in enumerate(result)
+        )
     if isinstance(result, list):
-        return [_wrapped_part(r, device, sources, foreign) for r in result]
+        return [
+            _wrapped_part(r, device, sources, foreign, _part_of(again, i))
+            for i, r in enumerate(result)
+        ]
     if isinstance(result, (np.ndarray, np.generic)) or type(result) is device.backend.array_type:
         _check_holdable(result)
         if foreign and _views_any(result, foreign):
             return _copied(result, device)
-        return may_view(_writable_as_its_source(result, sources), device, sources)
+        return may_view(_writable_as_its_source(result, sources), device, sources, again)
     return result
+
+
+def _part_of(again: Callable[[], Any] | None, index: int) -> Callable[[], Any] | None:
+    if again is None:
+        return None
+    return lambda: again()[index]
 
 
 def _foreign_arrays(values: Any, found: list[np.ndarray]) -> None:
@@ -187,7 +206,11 @@ def _copied(result: np.ndarray, device: Any) -> Array:
 
 
 def _wrapped_part(
-    result: Any, device: Any, sources: tuple[Array, ...], foreign: tuple[np.ndarray, ...]
+    result: Any,
+    device: Any,
+    sources: tuple[Array, ...],
+    foreign: tuple[np.ndarray, ...],
+    again: Callable[[], Any] | None = None,
 ) -> Any:
     """One of several results: as :func:`_wrapped`, except that a NumPy array
     cowarray cannot hold which views no cowarray input stays NumPy's.
@@ -207,7 +230,7 @@ def _wrapped_part(
         )
     ):
         return result
-    return _wrapped(result, device, sources, foreign)
+    return _wrapped(result, device, sources, foreign, again)
 
 
 def _writable_as_its_source(result: Any, sources: tuple[Array, ...]) -> Any:
@@ -564,10 +587,16 @@ def _plain_function_call(func: Any, device: Any, args: Any, kwargs: Any) -> Any:
     foreign = tuple(value for value in args if type(value) is np.ndarray) + tuple(
         value for value in kwargs.values() if type(value) is np.ndarray
     )
+
+    def again() -> Any:
+        return _plain_function_call(func, device, args, kwargs)
+
     if not foreign and (type(result) is np.ndarray or isinstance(result, np.generic)):
         _check_holdable(result)
-        return may_view(_writable_as_its_source(result, tuple(sources)), device, tuple(sources))
-    return _wrapped(result, device, tuple(sources), foreign)
+        return may_view(
+            _writable_as_its_source(result, tuple(sources)), device, tuple(sources), again
+        )
+    return _wrapped(result, device, tuple(sources), foreign, again)
 
 
 def array_function(
@@ -604,7 +633,13 @@ def array_function(
         if device.kind == "cpu":  # (elsewhere NumPy arguments were copied to the device)
             _foreign_arrays((args, kwargs), found)
         result = implementation(*call_args, **call_kwargs)
-        return _wrapped(result, device, tuple(sources), tuple(found))
+        return _wrapped(
+            result,
+            device,
+            tuple(sources),
+            tuple(found),
+            lambda: array_function(self, func, types, args, kwargs),
+        )
     # (ufunc-based functions such as np.clip take a tuple; the others one array)
     hint = f"; {name} may want out= as one array, not a tuple" if out_is_tuple else ""
     return _into_outs(

@@ -62,7 +62,6 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "cowarray._deaths",
             "cowarray._errors",
             "cowarray._dtypes",
-            "cowarray._hints",
             "cowarray._consumers",
             "cowarray._compiled",
         ),

@@ -332,6 +332,11 @@ class _Job:
                 self.errors[index] = error
             finally:
                 self.flags[index], word.flags = word.flags, saved
+                if helping:
+                    # (handed back before this thread stops working for the
+                    # caller: code run here in between, a tracer's line
+                    # event, would wait for the caller, who waits for this)
+                    self.done.put(index)
             return index
         finally:
             if helping:
@@ -383,16 +388,16 @@ def _work(jobs: queue.SimpleQueue[_Job | None]) -> None:
             return
         # Each block in a fresh copy of the recording context: what code run
         # there changes (a gc callback's np.seterr) dies with it.
-        index = _error_state.recording(job.take, _error_state.DEFAULT_STATE)
-        if index >= 0:
-            job.done.put(index)
+        _error_state.recording(job.take, _error_state.DEFAULT_STATE)
         del job  # a finished job's arrays go as soon as its caller lets them
         if _threads.DEFERRED:
             _threads.run_deferred()  # (what code run inside a block put off)
 
 
 _pool: _Pool | None = None
-_pool_lock = threading.Lock()  # held while a pool is made or retired: never while threads start
+# Held while a pool is made or retired, never while threads start; re-entrant:
+# a gc callback run while a pool is made may set the thread count.
+_pool_lock = threading.RLock()
 
 
 def _current_pool() -> _Pool | None:
@@ -441,7 +446,7 @@ def _forget_pool_after_fork() -> None:
     # the lock may have been held by one that no longer exists.
     global _pool, _pool_lock
     _pool = None
-    _pool_lock = threading.Lock()
+    _pool_lock = threading.RLock()
 
 
 if hasattr(os, "register_at_fork"):

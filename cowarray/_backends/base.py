@@ -142,6 +142,11 @@ class Backend(Protocol):
         cannot make them (the caller then copies ``view``'s region)."""
         ...
 
+    def offset_of(self, view: Any, data: Any) -> int:
+        """How many bytes ``view``'s first element lies after ``data``'s (a
+        view of ``data``'s memory; negative if before)."""
+        ...
+
     def must_copy_before_write(self, data: Any) -> bool:
         """Whether ``data`` cannot be written in place (read-only, self-overlapping)."""
         ...

@@ -351,6 +351,9 @@ class CupyBackend:
     def copy_with_view(self, data: Any, view: Any) -> Any:
         return None  # (the write copies the view's region instead: one copy more)
 
+    def offset_of(self, view: Any, data: Any) -> int:
+        return int(view.data.ptr) - int(data.data.ptr)
+
     def errors_may_surface(self, name: str, dtype: Any) -> bool:
         return False  # CuPy reports no floating-point errors
 

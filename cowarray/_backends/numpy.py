@@ -399,6 +399,10 @@ class NumpyBackend:
         )
         return copy, moved
 
+    def offset_of(self, view: np.ndarray, data: np.ndarray) -> int:
+        first: int = view.__array_interface__["data"][0]
+        return first - int(data.__array_interface__["data"][0])
+
     def errors_may_surface(self, name: str, dtype: Any) -> bool:
         if dtype.kind in "biu" and name in _EXACT_ON_INTEGERS:
             return False

@@ -86,6 +86,7 @@ __all__ = [
     "in_section",
     "looks_shared",
     "join",
+    "join_made",
     "make_private",
     "notify",
     "only_reference_is",
@@ -577,6 +578,35 @@ def join(holder: Holder, data: Any) -> Buffer | None:
     if observer is not None:
         observer.record("share", holder, buf, 0)
     return buf
+
+
+def join_made(
+    holder: Holder, make: Callable[[Any, Any], Any], arg: Any
+) -> tuple[Any, Buffer | None]:
+    """``(make(data, arg), record)``: a view made of ``holder``'s memory
+    ``data`` and the record it joins, both under the lock, once no other
+    thread writes ``holder`` in place: the view join's way when ``holder``'s
+    memory keeps being replaced by other threads while the view is made
+    without the lock (cowarray._core.values.view_of). The record is None,
+    and the view a copy of the values, where the memory cannot be shared
+    (exposed or foreign, or this is code re-entered inside a write)."""
+    reentered = _lock._is_owned()
+    _lock.acquire()
+    try:
+        waited = _wait_for_writer(holder, reentered)
+        data = holder._data
+        result = make(data, arg)
+        if waited and not reentered and holder._buf is None:
+            _new_record(holder)
+        buf = holder._buf
+        if not waited or reentered or buf is None or not buf.shareable:
+            backend = holder._device.backend
+            return backend.copy(result), None
+    finally:
+        _lock.release()
+    if observer is not None:
+        observer.record("share", holder, buf, 0)
+    return result, buf
 
 
 def _new_record(holder: Holder) -> None:

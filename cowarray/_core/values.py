@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import index as _index
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal, overload
 
 from .._errors import Retired, not_an_array
 from . import cow, families
@@ -66,6 +66,7 @@ __all__ = [
     "slice_is_plain",
     "take_over",
     "transposed",
+    "view",
     "view_of",
 ]
 
@@ -166,20 +167,51 @@ def fresh(result: Any, device: Any) -> Array:
     return _wrap(result, device, ())
 
 
-def may_view(result: Any, device: Any, inputs: tuple[Array, ...]) -> Array:
+def may_view(
+    result: Any,
+    device: Any,
+    inputs: tuple[Array, ...],
+    again: Callable[[], Array] | None = None,
+) -> Array:
     """An Array of ``result``, a backend result that may view these ``inputs``.
 
     The other way an op makes an Array (see :func:`fresh`): if ``result``
     views an input's memory it becomes a new holder of that input's buffer
     (O(1), rule 1), or a private copy when that buffer is exposed or foreign.
+    If it views memory an input held when the op read it and holds no more
+    (another thread replaced it), that memory may be another value's now:
+    ``again()`` makes the result again (the op on what the inputs hold
+    now); without it the result is copied (the bound docs/design.md names;
+    an op of one input makes its result with :func:`view` instead).
     """
     if (
         len(inputs) == 1
         and inputs[0]._device is device
         and type(result) is device.backend.array_type
     ):
-        return view_of(inputs[0], _given, result)
-    return _wrap(result, device, inputs)
+        return view_of(inputs[0], _given, result, again)
+    return _wrap(result, device, inputs, again)
+
+
+def view(source: Array, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Array:
+    """An Array of ``function(data, *args, **kwargs)``: a backend function's
+    result made of ``source``'s memory ``data``, which may view it (a
+    transpose, a squeeze, a flip...).
+
+    The way an op of one input makes a result that may be a view: the view
+    join (:func:`view_of`) calls ``function`` itself, so that if another
+    thread replaces ``source``'s memory meanwhile the result is made again
+    from the memory ``source`` holds (a result computed first and handed
+    over, :func:`may_view`, can only be copied then, and the memory it
+    views may be another value's by now). ``function`` must run no user
+    code: arguments are converted before.
+    """
+    return view_of(source, _called, (function, args, kwargs))
+
+
+def _called(data: Any, call: tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]) -> Any:
+    function, args, kwargs = call
+    return function(data, *args, **kwargs)
 
 
 def _given(data: Any, result: Any) -> Any:
@@ -191,13 +223,18 @@ def _transpose(data: Any, _: Any) -> Any:
     return data.T
 
 
-#: How many times :func:`view_of` makes a view again when another thread
-#: replaces the source's memory meanwhile, before it lets the locked join
-#: decide (which copies the view's values, memory it still holds the record of).
-_ATTEMPTS: Final = 16
+#: How many times :func:`view_of` makes a view again without the lock when
+#: another thread replaces the source's memory meanwhile, before it makes
+#: it under the lock (:func:`cowarray._core.cow.join_made`).
+_ATTEMPTS: Final = 4
 
 
-def view_of(source: Array, make: Callable[[Any, Any], Any], arg: Any = None) -> Array:
+def view_of(
+    source: Array,
+    make: Callable[[Any, Any], Any],
+    arg: Any = None,
+    again: Callable[[], Array] | None = None,
+) -> Array:
     """An Array of ``make(data, arg)``, the view a backend function makes of
     ``data``, ``source``'s memory (``x.T``, ``x[1:5]``, reshapes).
 
@@ -244,8 +281,23 @@ def view_of(source: Array, make: Callable[[Any, Any], Any], arg: Any = None) -> 
                     return array
             del base  # _wrap may count the references to it
         if source._data is data:
-            break  # (the locked join decides: an observer, a closed gate, no view)
-    return _wrap(result, source._device, (source,))
+            # (the locked join decides: an observer, a closed gate, a result
+            # that is not a view, memory that cannot be shared; None if
+            # source's memory was replaced before it could join: again)
+            made = _wrap(result, source._device, (source,), again, True)
+            if made is not None:
+                return made
+    # Other threads kept replacing source's memory: made and joined under
+    # the lock, where no commit can come between (never a copy of memory
+    # source no longer holds, which its new holders may write in place).
+    result, buf = cow.join_made(source, make, arg)
+    array = private(result, source._device)
+    if buf is None:  # (a copy: the memory cannot be shared)
+        cow.count_eager_copy(array, source._buf, int(result.nbytes))
+        return array
+    array._buf = buf  # (a reference taken under the lock: counted from then on)
+    array._family = _views_token(source)
+    return array
 
 
 def _first_record(source: Array, data: Any, result: Any) -> cow.Buffer | None:
@@ -323,9 +375,14 @@ def getitem(source: Array, key: Any, /) -> Array:
             array._family = family
             if source._buf is buf and source._data is data:
                 return array
-        # (bounds that run code are converted once from here on: another
-        # thread, or such a bound, replaced source's memory meanwhile)
-        return view_of(source, _subscript, plain_slice(key))
+            # Another thread, or a bound's __index__, replaced source's
+            # memory meanwhile. A bound that runs code ran once, in NumPy's
+            # indexing above: the slice it gave is read off the view.
+            if not slice_is_plain(key):
+                key = _slice_taken(source, data, array._data, key)
+        else:
+            key = plain_slice(key)  # (converted once, before any memory is read)
+        return view_of(source, _subscript, key)
     try:
         if kind is not int:  # (an int passes as it is)
             # Converted before any memory is read: a part's __index__ may
@@ -370,6 +427,24 @@ def _made(data: Any, made: tuple[Any, Any, Any, Any]) -> Any:
     from other memory)"""
     function, arg, memory, view = made
     return view if data is memory else function(data, arg)
+
+
+def _slice_taken(source: Array, data: Any, view: Any, key: slice) -> slice:
+    """The plain slice of ``data``'s first axis that ``view`` (``data[key]``)
+    views, read from their layouts; ``key`` converted again only where the
+    layout cannot tell (a stride that does not divide)."""
+    stride = data.strides[0]
+    count = view.shape[0]
+    if not count:
+        return slice(0, 0)
+    if not stride:  # (every row the same memory: any rows give the values)
+        return slice(0, count)
+    start, off = divmod(source._device.backend.offset_of(view, data), stride)
+    step, rest = divmod(view.strides[0], stride)
+    if off or rest or not step:
+        return plain_slice(key)
+    stop = start + count * step
+    return slice(start, stop if stop >= 0 else None, step)
 
 
 _PLAIN_BOUNDS: Final = (int, type(None))
@@ -460,7 +535,29 @@ def reshape_view(x: Array, shape: tuple[Any, ...]) -> Array | None:
     return view_of(x, _made, (x._device.backend.reshape_view, shape, data, result))
 
 
-def _wrap(result: Any, device: Any, inputs: tuple[Array, ...]) -> Array:
+@overload
+def _wrap(
+    result: Any,
+    device: Any,
+    inputs: tuple[Array, ...],
+    again: Callable[[], Array] | None = None,
+    retry: Literal[False] = False,
+) -> Array: ...
+@overload
+def _wrap(
+    result: Any,
+    device: Any,
+    inputs: tuple[Array, ...],
+    again: Callable[[], Array] | None,
+    retry: Literal[True],
+) -> Array | None: ...
+def _wrap(
+    result: Any,
+    device: Any,
+    inputs: tuple[Array, ...],
+    again: Callable[[], Array] | None = None,
+    retry: bool = False,
+) -> Array | None:
     """The rule behind :func:`fresh` and :func:`may_view`: a backend result that
     views an input's memory joins that input's buffer.
 
@@ -487,6 +584,11 @@ def _wrap(result: Any, device: Any, inputs: tuple[Array, ...]) -> Array:
         if base is data or base is data.base:
             buf = cow.join(source, data)
             if buf is None:
+                if source._data is not data:
+                    # Replaced by another thread before the join: that
+                    # memory may be another value's now, written in place.
+                    del base, result
+                    return _made_again(array, inputs, again, retry)
                 # exposed or foreign memory: a value needs its own copy
                 array._data = device.backend.copy(result)
                 cow.count_eager_copy(array, source._buf, int(array._data.nbytes))
@@ -494,16 +596,39 @@ def _wrap(result: Any, device: Any, inputs: tuple[Array, ...]) -> Array:
             array._family = _views_token(source)
             return array
     del base, result  # _wrap_other_view counts the references to the base
-    return _wrap_other_view(array, inputs)
+    return _wrap_other_view(array, inputs, again, retry)
 
 
-def _wrap_other_view(array: Array, inputs: tuple[Array, ...]) -> Array:
+def _made_again(
+    array: Array, inputs: tuple[Array, ...], again: Callable[[], Array] | None, retry: bool
+) -> Array | None:
+    """For a result that views memory an input held when the op read it and
+    holds no more: None for a caller that makes it again itself (``retry``),
+    else ``again()``, else a copy of its values (the bound docs/design.md
+    names: the memory's new holders may be writing it in place)."""
+    if retry:
+        return None
+    if again is not None:
+        return again()
+    array._data = array._device.backend.copy(array._data)
+    cow.count_eager_copy(array, None, int(array._data.nbytes))
+    return array
+
+
+def _wrap_other_view(
+    array: Array,
+    inputs: tuple[Array, ...],
+    again: Callable[[], Array] | None = None,
+    retry: bool = False,
+) -> Array | None:
     backend = array._device.backend
     for source in inputs:
         data = source._data
         if backend.may_share_memory(array._data, data):
             buf = cow.join(source, data)
             if buf is None:
+                if source._data is not data:
+                    return _made_again(array, inputs, again, retry)
                 array._data = backend.copy(array._data)
                 cow.count_eager_copy(array, source._buf, int(array._data.nbytes))
             array._buf = buf
@@ -512,11 +637,11 @@ def _wrap_other_view(array: Array, inputs: tuple[Array, ...]) -> Array:
     # A view of a temporary the backend made for this call: nobody else holds
     # it. If it cannot be written in place, the core sees that at write time.
     # Unless something else does hold that memory: an input's old memory,
-    # replaced by a write on another thread while this op ran. Then other
-    # values may share it, and this one gets its own copy.
+    # replaced by a write on another thread while this op ran. Other values
+    # may hold it now and write it in place: the op is made again where it
+    # can be, else this one gets its own copy.
     if not cow.only_reference_is(array._data, "base"):
-        array._data = backend.copy(array._data)
-        cow.count_eager_copy(array, None, int(array._data.nbytes))
+        return _made_again(array, inputs, again, retry)
     return array
 
 
@@ -557,9 +682,16 @@ def lazy_clone(x: Array, /) -> Array:
     device = x._device
     data = x._data
     buf = cow.join(x, data)
+    while buf is None and x._data is not data and x._device is device:
+        # Another thread replaced x's memory meanwhile: its old memory may be
+        # another value's now, written in place. Join what x holds.
+        data = x._data
+        buf = cow.join(x, data)
     if buf is None:
-        # (x read again: a copy of memory that x was moved away from raises)
-        clone = private(x._device.backend.copy(data), x._device)
+        # Exposed or foreign memory, or code re-entered inside a write of x:
+        # a copy of what x holds now. (x read again: a copy of memory that x
+        # was moved away from raises.)
+        clone = private(x._device.backend.copy(x._data), x._device)
         cow.count_eager_copy(clone, x._buf, int(clone._data.nbytes))
         return clone
     # (the device read before the join: code re-entered inside it, a gc

@@ -11,7 +11,7 @@ from typing import Any
 
 from .._array import Array
 from .._checks import common_device
-from .._core.values import fresh, lazy_clone, may_view, reshape_view
+from .._core.values import fresh, lazy_clone, may_view, reshape_view, view
 from .._devices import Device
 from .._dtypes import promote
 from .._errors import out_refused
@@ -67,19 +67,22 @@ def reshape(
         # The common call, a tuple and no copy=: one backend call and the view
         # joined inline, if the backend takes the shape as given (else the
         # full path below decides, and says what was wrong).
-        view = reshape_view(x, shape)
-        if view is not None:
-            return view
+        viewed = reshape_view(x, shape)
+        if viewed is not None:
+            return viewed
     require_array(x, "x", "reshape")
     if copy is not None and type(copy) is not bool:
         raise TypeError(f"copy must be True, False or None, got {copy!r}")
     if type(shape) is not tuple or any(type(d) is int and d < -1 for d in shape):
         shape = _shape_with_placeholder(shape)
     try:
-        data = x._device.backend.xp.reshape(x._data, shape, copy=copy)
+        return view(x, x._device.backend.xp.reshape, shape, copy=copy)
     except (ValueError, TypeError):
         raise _reshape_error(x, _shape_with_placeholder(shape), copy) from None
-    return may_view(data, x._device, (x,))
+
+
+def _subscript(data: Any, key: Any) -> Any:
+    return data[key]
 
 
 def _shape_with_placeholder(shape: object) -> tuple[int, ...]:
@@ -123,7 +126,7 @@ def permute_dims(x: Array, /, axes: tuple[int, ...]) -> Array:
         raise ValueError(
             f"axes must list each of the array's {x.ndim} axes once, got {tuple(axes)}"
         )
-    return may_view(x._device.backend.xp.permute_dims(x._data, normalized), x._device, (x,))
+    return view(x, x._device.backend.xp.permute_dims, normalized)
 
 
 def expand_dims(x: Array, /, axis: int | tuple[int, ...]) -> Array:
@@ -152,7 +155,7 @@ def expand_dims(x: Array, /, axis: int | tuple[int, ...]) -> Array:
     require_array(x, "x", "expand_dims")
     count = len(axis) if isinstance(axis, tuple) else 1
     positions = normalize_axes(axis, x.ndim + count) or ()
-    return may_view(x._device.backend.xp.expand_dims(x._data, positions), x._device, (x,))
+    return view(x, x._device.backend.xp.expand_dims, positions)
 
 
 def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
@@ -169,7 +172,7 @@ def squeeze(x: Array, /, axis: int | tuple[int, ...]) -> Array:
     for a in axes:
         if x.shape[a] != 1:
             raise ValueError(f"cannot squeeze axis {a}: it has length {x.shape[a]}, not 1")
-    return may_view(x._device.backend.xp.squeeze(x._data, axis=axes), x._device, (x,))
+    return view(x, x._device.backend.xp.squeeze, axis=axes)
 
 
 def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
@@ -183,7 +186,7 @@ def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
     """
     require_array(x, "x", "flip")
     axes = normalize_axes(axis, x.ndim)
-    return may_view(x._device.backend.xp.flip(x._data, axis=axes), x._device, (x,))
+    return view(x, x._device.backend.xp.flip, axis=axes)
 
 
 def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
@@ -199,10 +202,9 @@ def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
     require_array(x, "x", "broadcast_to")
     dims = normalize_shape(shape)
     try:
-        data = x._device.backend.xp.broadcast_to(x._data, dims)
+        return view(x, x._device.backend.xp.broadcast_to, dims)
     except ValueError:
         raise ValueError(f"cannot broadcast an array of shape {x.shape} to {dims}") from None
-    return may_view(data, x._device, (x,))
 
 
 def _array_sequence(arrays: object, function: str) -> tuple[Array, ...]:
@@ -351,7 +353,7 @@ def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
     device = common_device(*arrays)
     shape = broadcast_shapes(*(a.shape for a in arrays))
     xp = device.backend.xp
-    return tuple(may_view(xp.broadcast_to(a._data, shape), a._device, (a,)) for a in arrays)
+    return tuple(view(a, xp.broadcast_to, shape) for a in arrays)
 
 
 def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) -> Array:
@@ -453,8 +455,8 @@ def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
     if x.ndim == 0:
         raise ValueError("unstack needs an array with at least one dimension")
     position = normalize_axis(axis, x.ndim)
-    parts = x._device.backend.xp.unstack(x._data, axis=position)
-    return tuple(may_view(part, x._device, (x,)) for part in parts)
+    lead = (slice(None),) * position  # (each part as unstack makes it: x[..., i, ...])
+    return tuple(view(x, _subscript, (*lead, i)) for i in range(x.shape[position]))
 
 
 def _axis_tuple(value: object, name: str) -> tuple[int, ...]:
@@ -500,7 +502,7 @@ def moveaxis(
         )
     moved = normalize_axes(sources, x.ndim, "source") or ()
     placed = normalize_axes(targets, x.ndim, "destination") or ()
-    return may_view(x._device.backend.xp.moveaxis(x._data, moved, placed), x._device, (x,))
+    return view(x, x._device.backend.xp.moveaxis, moved, placed)
 
 
 def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Array:

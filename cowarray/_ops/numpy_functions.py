@@ -36,7 +36,7 @@ import numpy
 
 from .._array import Array
 from .._checks import common_device
-from .._core.values import fresh, lazy_clone, may_view
+from .._core.values import fresh, lazy_clone, may_view, view
 from .._devices import Device
 from .._dtypes import check_scalar, normalize_scalar, promote
 from .._errors import not_an_array, out_refused
@@ -120,7 +120,7 @@ def ravel(x: Array, /) -> Array:
     cowarray.Array([1, 2, 3, 4], dtype=int64)
     """
     require_array(x, "x", "ravel")
-    return may_view(x._device.backend.xp.ravel(x._data), x._device, (x,))
+    return view(x, x._device.backend.xp.ravel)
 
 
 def _at_least(function: str, target: int, arrays: tuple[Array, ...]) -> Any:
@@ -130,11 +130,7 @@ def _at_least(function: str, target: int, arrays: tuple[Array, ...]) -> Any:
         if x.ndim >= target:
             results.append(lazy_clone(x))
             continue
-        results.append(
-            may_view(
-                x._device.backend.xp.reshape(x._data, _padded(x.shape, target)), x._device, (x,)
-            )
-        )
+        results.append(view(x, x._device.backend.xp.reshape, _padded(x.shape, target)))
     return results[0] if len(results) == 1 else tuple(results)
 
 
@@ -220,7 +216,7 @@ def swapaxes(a: Array, axis1: int, axis2: int, /) -> Array:
     require_array(a, "a", "swapaxes")
     first = normalize_axis(axis1, a.ndim, "axis1")
     second = normalize_axis(axis2, a.ndim, "axis2")
-    return may_view(a._device.backend.xp.swapaxes(a._data, first, second), a._device, (a,))
+    return view(a, a._device.backend.xp.swapaxes, first, second)
 
 
 def resize(a: Array, new_shape: int | Sequence[int], /) -> Array:
@@ -363,8 +359,7 @@ def diagonal(a: Array, /, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Ar
         raise ValueError(f"diagonal needs at least 2 dimensions, a has shape {a.shape}")
     step = _int(offset, "offset", "diagonal")
     first, second = _two_axes(a, axis1, axis2, "diagonal")
-    data = a._device.backend.xp.diagonal(a._data, offset=step, axis1=first, axis2=second)
-    return may_view(data, a._device, (a,))
+    return view(a, a._device.backend.xp.diagonal, offset=step, axis1=first, axis2=second)
 
 
 def _two_axes(a: Array, axis1: object, axis2: object, function: str) -> tuple[int, int]:
@@ -402,7 +397,7 @@ def diag(v: Array, /, k: int = 0) -> Array:
             "matrices use linalg.diagonal"
         )
     offset = _int(k, "k", "diag")
-    return may_view(v._device.backend.xp.diag(v._data, offset), v._device, (v,))
+    return view(v, v._device.backend.xp.diag, offset)
 
 
 def identity(n: int, /, dtype: Any = None, *, device: Device | str | None = None) -> Array:
@@ -1049,4 +1044,4 @@ def unique(
 
 
 def _reshaped(x: Array, shape: tuple[int, ...]) -> Array:
-    return may_view(x._device.backend.xp.reshape(x._data, shape), x._device, (x,))
+    return view(x, x._device.backend.xp.reshape, shape)

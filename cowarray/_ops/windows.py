@@ -20,7 +20,7 @@ from typing import Any
 import numpy
 
 from .._array import Array
-from .._core.values import fresh, may_view
+from .._core.values import fresh, view
 from ._args import normalize_axis, require_array
 
 __all__ = ["sliding_window_view"]
@@ -120,8 +120,7 @@ def sliding_window_view(x: Array, window_shape: Any, axis: Any = None) -> Array:
             )
         remaining[ax] -= size - 1
     data = x._data
-    if type(data) is numpy.ndarray:
-        windows = numpy.lib.stride_tricks.sliding_window_view(data, sizes, axes)
-        return may_view(windows, x._device, (x,))  # read-only: a write expands it
+    if type(data) is numpy.ndarray:  # (read-only: a write expands it)
+        return view(x, numpy.lib.stride_tricks.sliding_window_view, sizes, axes)
     xp = x._device.backend.xp
     return fresh(_windows_by_gathering(xp, data, sizes, axes), x._device)

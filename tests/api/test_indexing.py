@@ -87,3 +87,16 @@ def test_take_along_axis_refuses_bad_indices(backend_device: ca.Device) -> None:
         ca.take_along_axis(x, on_device([0]), axis=1)
     with pytest.raises(ValueError, match="broadcast"):
         ca.take_along_axis(x, on_device([[0], [0], [0]]), axis=1)
+
+
+def test_a_slice_of_numpy_integers_reads_like_one_of_ints() -> None:
+    # (bounds that are not Python ints are converted once, before any memory
+    # is read: on a private array and on a shared one alike)
+    model = np.arange(6.0)
+    private = ca.asarray(model)
+    shared = ca.asarray(model)
+    kept = shared.copy()
+    for x in (private, shared):
+        view = x[np.int64(1) : np.int32(5) : np.int64(2)]
+        np.testing.assert_array_equal(np.asarray(view), model[1:5:2])
+    del kept

@@ -82,11 +82,11 @@ def test_code_inside_a_split_call_that_changes_the_error_state_leaves_later_call
     real_take = _parallel._Job.take
     ran = []
 
-    def take(job: Any, sink: Any) -> int:
+    def take(job: Any) -> int:
         if not ran and threading.get_ident() == job.caller:
             ran.append(True)
             _STATE_CHANGES[change]()
-        return real_take(job, sink)  # type: ignore[no-any-return]
+        return real_take(job)  # type: ignore[no-any-return]
 
     monkeypatch.setattr(_parallel._Job, "take", take)
     ca.ones(1 << 15) * 2.0  # the split call the change runs in
@@ -129,11 +129,11 @@ def test_flags_raised_on_a_pool_thread_by_other_code_are_not_the_calls(
     real_take = _parallel._Job.take
     on_pool = [0]
 
-    def take(job: Any, sink: Any) -> int:
+    def take(job: Any) -> int:
         if threading.get_ident() != job.caller:
             on_pool[0] += 1
             _log_of_zero()
-        return real_take(job, sink)  # type: ignore[no-any-return]
+        return real_take(job)  # type: ignore[no-any-return]
 
     ones = ca.ones(1 << 21)  # (blocks long enough for the pool to take some)
     monkeypatch.setattr(_parallel._Job, "take", take)

@@ -203,3 +203,29 @@ def test_a_value_whose_float_runs_code_is_converted_before_the_write(
     np.testing.assert_array_equal(np.asarray(x), model)
     for clone in kept:
         np.testing.assert_array_equal(np.asarray(clone), original)
+
+
+@pytest.mark.parametrize(
+    ("bounds", "model_key"),
+    [
+        ((5, None, -1), slice(5, None, -1)),
+        ((1, 7, 2), slice(1, 7, 2)),
+        ((6, 0, -3), slice(6, 0, -3)),
+    ],
+    ids=["k::-1", "k:7:2", "k:0:-3"],
+)
+def test_a_slice_read_whose_start_writes_the_array_reads_that_slice_of_its_new_memory(
+    bounds: tuple[Any, Any, Any], model_key: slice
+) -> None:
+    # The start's __index__ writes base (shared with x: base gets new memory)
+    # and answers once; the slice is then read off the view NumPy made (any
+    # step), from base's new memory, never asked again.
+    original = np.arange(8.0)
+    base = ca.asarray(original)
+    x = base.copy()
+    start, stop, step = bounds
+    key = _Key(lambda: base.__setitem__(Ellipsis, np.arange(8.0) * 10), start)
+    got = np.array(base[key:stop:step], copy=True)
+    np.testing.assert_array_equal(got, (np.arange(8.0) * 10)[model_key])
+    assert key.calls == 1
+    np.testing.assert_array_equal(np.asarray(x), original)
