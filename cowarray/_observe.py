@@ -128,7 +128,7 @@ class TraceEvent:
     ...     y[:10] = 1.0
     >>> share, copy = t.events
     >>> share.kind, share.nbytes, share.region_nbytes, share.where
-    ('share', 0, 8000, '<doctest>:2')
+    ('share', 0, 8000, 'line 2')
     >>> copy.kind, copy.nbytes, copy.shape, copy.buffer_id == ca.cow_info(x).buffer_id
     ('materialize', 8000, (1000,), True)
     >>> copy.cause, copy.label
@@ -173,16 +173,18 @@ class TraceEvent:
     def where(self) -> str:
         """``file:line`` of the user code, with the file's base name.
 
-        In a notebook, a cell's code is named ``In [3], line 2``.
+        In a notebook, a cell's code is named ``In [3], line 2``. In a
+        doctest (a docstring's or a documentation page's example) it is
+        ``line 2``, the line within the example: doctest's name for it
+        (``<doctest module.name[N]>``) numbers examples, which a reader does
+        not see.
         """
         cell = _notebook_cell(self.filename)
         if cell is not None:
             return f"{cell}, line {self.lineno}"
-        name = self.filename
-        # doctest names each example "<doctest module.name[N]>"; the line is
-        # counted within the example, so the name adds nothing readable.
-        name = "<doctest>" if name.startswith("<doctest ") else os.path.basename(name)
-        return f"{name}:{self.lineno}"
+        if self.filename.startswith("<doctest "):
+            return f"line {self.lineno}"
+        return f"{os.path.basename(self.filename)}:{self.lineno}"
 
 
 def _notebook_cell(filename: str) -> str | None:
@@ -711,8 +713,8 @@ def trace() -> Trace:
     (1, 8000)
     >>> print(t)  # doctest: +NORMALIZE_WHITESPACE
     #  event                  copied    size  array            buffer  where
-    1  shared, no copy             -  8.0 kB  (1000,) float64  A       <doctest>:2
-    2  copied before a write  8.0 kB  8.0 kB  (1000,) float64  A -> B  <doctest>:3
+    1  shared, no copy             -  8.0 kB  (1000,) float64  A       line 2
+    2  copied before a write  8.0 kB  8.0 kB  (1000,) float64  A -> B  line 3
     2 events, 1 copy, 8000 bytes copied (8.0 kB)
     shared, no copy (share): a view or lazy clone of this array now shares its
     buffer; nothing is copied

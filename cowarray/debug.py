@@ -86,6 +86,8 @@ class CowInfo:
     'A'
     >>> info.buffer_id == ca.cow_info(x).buffer_id
     True
+    >>> info  # the repr names the buffer as traces do, not by its number
+    CowInfo(holders=2, state='shared', buffer='A', nbytes=8000, view_nbytes=80)
     """
 
     holders: int
@@ -99,9 +101,17 @@ class CowInfo:
         """The buffer's name, as traces, pictures and warnings show it."""
         return buffer_name(self.buffer_id)
 
+    def __repr__(self) -> str:
+        # The buffer's letter, as every trace, picture and warning shows it;
+        # its number (buffer_id) depends on what the process made before.
+        return (
+            f"CowInfo(holders={self.holders}, state={self.state!r}, buffer={self.buffer!r}, "
+            f"nbytes={self.nbytes}, view_nbytes={self.view_nbytes})"
+        )
+
     def _repr_html_(self) -> str:
         fields = [
-            ("buffer", f"{self.buffer} (id {self.buffer_id})"),
+            ("buffer", self.buffer),
             ("state", self.state),
             ("holders", str(self.holders)),
             ("nbytes", f"{self.nbytes} bytes"),

@@ -68,7 +68,8 @@ def test_html_of_a_trace_and_of_cow_info_are_tables_with_the_same_names() -> Non
     assert table.count("<tr>") == 3  # the header and two events
     assert ">A -&gt; B</td>" in table and "2 events, 1 copy, 80 bytes copied" in table
     info = ca.cow_info(y)._repr_html_()
-    assert 'class="cowarray-cow-info"' in info and ">B (id " in info and ">private<" in info
+    assert 'class="cowarray-cow-info"' in info and ">B</td>" in info and ">private<" in info
+    assert "(id " not in info and "buffer_id" not in repr(ca.cow_info(y))  # its letter only
 
 
 def test_where_names_a_notebook_cell_only_through_an_ipython_already_imported(
@@ -89,3 +90,10 @@ def test_where_names_a_notebook_cell_only_through_an_ipython_already_imported(
     assert other.where == "run.py:7"
     fake.get_ipython = lambda: None  # type: ignore[attr-defined]  # imported, not running
     assert event.where == "5678.py:2"
+
+
+def test_where_in_a_doctest_is_the_line_within_the_example() -> None:
+    # doctest compiles each example as "<doctest module.name[N]>": N is no line a reader sees
+    doctest_file = "<doctest tutorial.rst[12]>"
+    event = ca.debug.TraceEvent("share", 0, 8, (1,), "float64", 1, None, doctest_file, 2, "Main")
+    assert event.where == "line 2"

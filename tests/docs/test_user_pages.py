@@ -18,6 +18,7 @@ DOCS = os.path.join(ROOT, "docs")
 USER_PAGES = [
     "index.rst",
     "tutorial.rst",
+    "tutorial_torch.rst",
     "how_copy_on_write_works.md",
     "coming_from_numpy.md",
     "conformance.md",
