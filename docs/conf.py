@@ -52,9 +52,9 @@ numpydoc_class_members_toctree = False
 html_theme = "pydata_sphinx_theme"
 html_title = "cowarray"
 html_theme_options = {"navigation_with_keys": False}
-# The tutorial has no sub-pages, so its left sidebar would be empty: give its
-# trace tables (about 100 characters wide) the room instead.
-html_sidebars = {"tutorial": []}
+# The tutorial's pages have no sub-pages, so their left sidebar would be
+# empty: give their trace tables (about 100 characters wide) the room instead.
+html_sidebars = {"tutorial": [], "tutorial_notebook": [], "tutorial_torch": []}
 
 
 INTRO = """\
