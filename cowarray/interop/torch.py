@@ -17,7 +17,7 @@ layouts torch.from_numpy refuses) crosses through DLPack as before.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
@@ -107,7 +107,7 @@ def to_torch(x: Array, /, *, copy: bool | None = None) -> torch.Tensor:
         return None  # type: ignore[return-value]
     if type(x) is not Array:
         raise not_an_array("to_torch", "x", x)
-    library = _TORCH or _load_torch()
+    library = _TORCH or _load_torch("to_torch")
     if copy is None and type(x._data) is _NDARRAY:
         if references == _TEMPORARY:
             # to_torch(a + b), to_torch(y[a:b]): nothing but this call reaches
@@ -219,7 +219,7 @@ def from_torch(t: torch.Tensor, /, *, copy: bool | None = None) -> Array:
     >>> x, y
     (cowarray.Array([5., 7.], dtype=float32), cowarray.Array([5., 2.], dtype=float32))
     """
-    library = _TORCH or _load_torch()
+    library = _TORCH or _load_torch("from_torch")
     if copy is None and type(t) is library.Tensor and not t.requires_grad:
         try:
             data = t.numpy()  # torch marks the storage not resizable meanwhile
@@ -313,10 +313,43 @@ def _call_with_a_name(x: Array) -> None:
     to_torch(x)
 
 
-def _load_torch() -> Any:
+#: The command for torch's CPU build: the README's, and the test suite's skip reasons'.
+_INSTALL_TORCH_CPU: Final = (
+    "python -m pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"
+)
+
+
+def _missing_torch(function: str) -> ModuleNotFoundError:
+    """The error for ``function`` called where torch cannot be imported, with how to get it.
+
+    Examples
+    --------
+    >>> from cowarray.interop.torch import _missing_torch
+    >>> print(_missing_torch("to_torch"))  # doctest: +NORMALIZE_WHITESPACE
+    to_torch needs torch, which is not installed: neither cowarray's install nor its
+    test extra brings it (from PyPI torch is a CUDA build of about 2.7 GB). Install
+    its CPU build (about 200 MB), python -m pip install torch==2.13.0 --index-url
+    https://download.pytorch.org/whl/cpu, or the CUDA build, python -m pip install
+    torch
+    """
+    return ModuleNotFoundError(
+        f"{function} needs torch, which is not installed: neither cowarray's install nor its "
+        "test extra brings it (from PyPI torch is a CUDA build of about 2.7 GB). Install its "
+        f"CPU build (about 200 MB), {_INSTALL_TORCH_CPU}, or the CUDA build, "
+        "python -m pip install torch",
+        name="torch",
+    )
+
+
+def _load_torch(function: str) -> Any:
     global _TORCH
-    import torch
-    import torch.utils.dlpack
+    try:
+        import torch
+        import torch.utils.dlpack
+    except ModuleNotFoundError as error:
+        if error.name != "torch":  # torch is there but broken: its own words
+            raise
+        raise _missing_torch(function) from None
 
     _TORCH = torch
     return torch
