@@ -43,9 +43,11 @@ from ._dtypes import (
 )
 from ._errors import (
     article,
+    boolean_mask_shape,
     check_int_fits,
     index_beyond_int64,
     index_out_of_range,
+    value_does_not_fit,
 )
 from ._operators import (
     _METHOD,
@@ -445,12 +447,12 @@ class Array(Value):
         except (IndexError, OverflowError) as error:
             raise _index_error(key, self.shape, error, value, self._data.dtype) from None
         except ValueError as error:
-            if not str(error).startswith("could not broadcast"):
+            clearer = value_does_not_fit(
+                error, "x[...] = value: ", value, lambda: self._data[_backend_index(self, key)]
+            )
+            if clearer is None:
                 raise
-            raise ValueError(
-                f"x[...] = value: {error}; the value must have the shape of the selected "
-                "region, or broadcast to it (a scalar always does)"
-            ) from None
+            raise clearer from None
 
     # -- operators: one factory per kind, one line per operator -------------
 
@@ -668,7 +670,7 @@ def _index_error(
     if huge is not None:
         return huge
     if isinstance(error, IndexError):
-        return index_out_of_range(error, shape)
+        return index_out_of_range(error, shape, mask=boolean_mask_shape(key))
     if dtype is not None:
         try:
             check_int_fits(value, dtype)

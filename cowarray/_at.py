@@ -36,7 +36,13 @@ from ._core.values import (
     view,
 )
 from ._devices import CPU
-from ._errors import article, index_beyond_int64, index_out_of_range
+from ._errors import (
+    article,
+    boolean_mask_shape,
+    index_beyond_int64,
+    index_out_of_range,
+    value_does_not_fit,
+)
 from ._indices import drop_out_of_bounds, resolve
 from ._move import _MOVED, move
 from ._positions import flat_positions, has_integer_arrays
@@ -574,7 +580,11 @@ def _write(
         cow.write(result, write, index, operand, fast_writes(result))
     except IndexError as error:
         raise index_out_of_range(
-            error, result.shape, f"x.at[...].{method}: ", " (or pass mode='drop' or mode='clip')"
+            error,
+            result.shape,
+            f"x.at[...].{method}: ",
+            " (or pass mode='drop' or mode='clip')",
+            boolean_mask_shape(index),
         ) from None
     except OverflowError:
         huge = index_beyond_int64(index, result.shape, f"x.at[...].{method}: ")
@@ -582,7 +592,9 @@ def _write(
             raise
         raise huge from None
     except ValueError as error:
-        raise ValueError(f"x.at[...].{method}: {error}") from None
+        where = f"x.at[...].{method}: "
+        clearer = value_does_not_fit(error, where, operand, lambda: result._data[index])
+        raise (clearer or ValueError(f"{where}{error}")) from None
     if result._buf is None:
         donate(result)
     return result
@@ -620,7 +632,11 @@ def _region(x: Array, index: Any, method: str) -> Any:
     except IndexError as error:
         way_out = "fill" if method == "get" else "drop"
         raise index_out_of_range(
-            error, x.shape, f"x.at[...].{method}: ", f" (or pass mode='{way_out}' or mode='clip')"
+            error,
+            x.shape,
+            f"x.at[...].{method}: ",
+            f" (or pass mode='{way_out}' or mode='clip')",
+            boolean_mask_shape(index),
         ) from None
 
 

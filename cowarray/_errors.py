@@ -75,6 +75,8 @@ __all__ = [
     "refuse_out",
     "refuse_out_everywhere",
     "index_out_of_range",
+    "boolean_mask_shape",
+    "value_does_not_fit",
     "shapes_do_not_broadcast",
     "article",
     "check_int_fits",
@@ -222,18 +224,54 @@ _TOO_MANY: Final = re.compile(
 )
 
 
+#: NumPy's words for a boolean mask of the wrong shape (NumPy 2; before it, "dimension").
+_MASK: Final = re.compile(
+    r"boolean index did not match indexed array along (?:axis|dimension) (\d+); "
+    r"(?:size of axis|dimension) is (\d+) but (?:size of )?corresponding boolean "
+    r"(?:axis|dimension) is (\d+)",
+    re.IGNORECASE,
+)
+
+
+def boolean_mask_shape(key: Any) -> tuple[int, ...] | None:
+    """The shape of the one boolean array in an index, or None (none, or several).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from cowarray._errors import boolean_mask_shape
+    >>> boolean_mask_shape((slice(None), np.array([True, False])))
+    (2,)
+    >>> boolean_mask_shape(np.array([0, 1])) is None
+    True
+    """
+    parts = key if type(key) is tuple else (key,)
+    shapes = [
+        tuple(part.shape)
+        for part in parts
+        if getattr(getattr(part, "dtype", None), "kind", None) == "b" and hasattr(part, "shape")
+    ]
+    return shapes[0] if len(shapes) == 1 else None
+
+
 def index_out_of_range(
-    error: IndexError, shape: tuple[int, ...], where: str = "", more: str = ""
+    error: IndexError,
+    shape: tuple[int, ...],
+    where: str = "",
+    more: str = "",
+    mask: tuple[int, ...] | None = None,
 ) -> IndexError:
     """The backend's IndexError for ``x[...]`` in cowarray's words: what was
     indexed, the axis, its length, the valid range and ``x``'s shape.
 
     ``where`` names what was indexed (default ``"x[...]: "``; ``"x.at[...].set: "``),
     ``more`` is another way out of an index out of range (``" (or pass
-    mode='drop' or mode='clip')"``). The backend's message is read only for
-    its numbers; one worded otherwise gets a generic message of our own if it
-    is about the range, and is kept, with the shape and the rule, if it is
-    another mistake (an index of the wrong type, a mask of the wrong shape).
+    mode='drop' or mode='clip')"``), ``mask`` the shape of a boolean mask in
+    the index (see :func:`boolean_mask_shape`), named when it does not fit.
+    The backend's message is read only for its numbers; one worded otherwise
+    gets a generic message of our own if it is about the range, and is kept,
+    with the shape and the rule, if it is another mistake (an index of the
+    wrong type).
 
     Examples
     --------
@@ -245,6 +283,18 @@ def index_out_of_range(
     """
     text = str(error)
     subject = where or "x[...]: "
+    if text.startswith(("x[...]", "x.at[...]")):
+        return IndexError(text)  # in these words already (rephrased below, raised again)
+    found = _MASK.search(text)
+    if found:
+        axis, length, count = (int(group) for group in found.groups())
+        of_shape = f" of shape {mask}" if mask is not None else ""
+        return IndexError(
+            f"{subject}the boolean mask{of_shape} does not fit x, of shape {shape}: along "
+            f"axis {axis} x has {length} entries and the mask {count}. A mask must have the "
+            "shape of the axes of x it selects from: make it from x itself (mask = x > 0 has "
+            "x's shape), or cut x to the mask's shape first"
+        )
     found = _OUT_OF_RANGE.search(text)
     if found:
         index, axis, length = (int(group) for group in found.groups())
@@ -277,6 +327,58 @@ def index_out_of_range(
     if "out of bounds" in text.lower():
         return IndexError(f"{subject}an index is out of range; {rule}{more}")
     return IndexError(f"{where}{text}; {rule}{more}")
+
+
+#: The backends' words for a value whose shape does not fit what an index selects.
+_VALUE_SHAPE: Final = (
+    "could not broadcast",
+    "setting an array element with a sequence",
+    "shape mismatch",
+    "not broadcastable",
+)
+
+
+def value_does_not_fit(
+    error: ValueError, where: str, value: object, region: Callable[[], Any]
+) -> ValueError | None:
+    """The ValueError for a value whose shape does not fit the selected region, in
+    cowarray's words, or None when ``error`` is about something else.
+
+    ``region()`` gives the selection (only called here, after the write failed).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from cowarray._errors import value_does_not_fit
+    >>> error = ValueError("setting an array element with a sequence.")
+    >>> print(value_does_not_fit(error, "x.at[...].set: ", [1.0, 2.0], lambda: np.zeros(())))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    x.at[...].set: the value has shape (2,), and the index selects one element (shape ()):
+    pass a single number there, or select as many elements as the value has
+    (x.at[a:b] or an index array of 2 entries)
+    """
+    if not any(phrase in str(error) for phrase in _VALUE_SHAPE):
+        return None
+    try:
+        value_shape = tuple(np.shape(value))  # type: ignore[call-overload]
+        selected = tuple(region().shape)
+    except Exception:  # a ragged value, a selection that fails: the backend's words stay
+        return None
+    count = 1
+    for length in value_shape:
+        count *= length
+    if selected == ():
+        region_spelled = "x.at[a:b]" if where.startswith("x.at") else "x[a:b]"
+        return ValueError(
+            f"{where}the value has shape {value_shape}, and the index selects one element "
+            "(shape ()): pass a single number there, or select as many elements as the value "
+            f"has ({region_spelled} or an index array of {count} entries)"
+        )
+    return ValueError(
+        f"{where}the value has shape {value_shape}, which does not broadcast to the shape "
+        f"{selected} of what the index selects: pass a value of that shape, or one that "
+        "broadcasts to it (a single number always does)"
+    )
 
 
 def index_beyond_int64(key: Any, shape: tuple[int, ...], where: str = "") -> IndexError | None:

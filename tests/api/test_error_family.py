@@ -31,6 +31,11 @@ NUMPY_PHRASES = (
     "division by zero",
     "is out of bounds for axis",
     "too many indices for array",
+    "boolean index did not match",
+    "at most 1 entry",
+    "could not broadcast",
+    "not broadcastable",
+    "bytes-like object",
 )
 
 Inputs = dict[str, ca.Array]
@@ -57,6 +62,10 @@ def _set_fast(x: ca.Array, key: Any, value: Any) -> None:
 
 def _set(x: ca.Array, key: Any, value: Any) -> None:
     x[key] = value
+
+
+def _mask(length: int) -> ca.Array:
+    return ca.asarray([True, False, True, False][:length])
 
 
 Case = tuple[str, Callable[[Inputs], Any], type[Exception], str, str]
@@ -189,6 +198,31 @@ CASES: list[Case] = [
     ("setitem too many", lambda a: _set(a["m"], (0, 0, 0), 1.0), IndexError, "2 dim", "most 2"),
     ("at set past the end", lambda a: a["xi"].at[5].set(1), IndexError, "x.at", "mode='drop'"),
     ("at add too many", lambda a: a["xi"].at[0, 0].add(1), IndexError, "x.at", "pass at most 1"),
+    # a boolean mask of the wrong length: its shape, x's, and how to make one that fits
+    ("getitem short mask", lambda a: a["xf"][_mask(2)], IndexError, "mask of shape (2,)", "from x"),
+    ("setitem short mask", lambda a: _set(a["xf"], _mask(2), 0.0), IndexError, "(3,)", "from x"),
+    ("getitem mask, axis 1", lambda a: a["m"][:, _mask(3)], IndexError, "axis 1", "from x"),
+    ("at set short mask", lambda a: a["xf"].at[_mask(4)].set(0.0), IndexError, "(4,)", "from x"),
+    ("at get short mask", lambda a: a["xf"].at[_mask(4)].get(), IndexError, "mask", "from x"),
+    # a value of the wrong shape for what the index selects
+    ("at set sequence", lambda a: a["xf"].at[0].set([1.0, 2.0]), ValueError, "(2,)", "x.at[a:b]"),
+    ("at add sequence", lambda a: a["xf"].at[0].add([1.0, 2.0]), ValueError, "(2,)", "number"),
+    ("at set long", lambda a: a["xf"].at[:2].set([1.0, 2.0, 3.0]), ValueError, "(3,)", "(2,)"),
+    ("setitem sequence", lambda a: _set(a["xf"], 0, [1.0, 2.0]), ValueError, "(2,)", "x[a:b]"),
+    (
+        "setitem array into one",
+        lambda a: _set(a["xf"], 1, a["m"][0]),
+        ValueError,
+        "shape (2,)",
+        "single number",
+    ),
+    (
+        "setitem long",
+        lambda a: _set(a["xf"], slice(0, 2), [1.0, 2.0, 3.0]),
+        ValueError,
+        "(3,)",
+        "broadcasts",
+    ),
     ("delete past the end", lambda a: ca.delete(a["xf"], 5), IndexError, "in obj", "-3 to 2"),
     ("insert past the end", lambda a: ca.insert(a["xf"], 5, 1.0), IndexError, "in obj", "-3 to 3"),
     # the rest of the sweep's last cases
