@@ -49,13 +49,14 @@ no buffer) reports first.
 from __future__ import annotations
 
 import ctypes
+import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Final, TypeGuard
 
 from ._array import Array, host_copy
 from ._backends import dlpack_import_stream
-from ._consumers import called_from_a_library_that_keeps_conversions
+from ._consumers import REFUSED, called_from_a_library_that_keeps_conversions, refused_numpy_call
 from ._core import cow, families
 from ._core.boundary import REGIONS, expose
 from ._core.values import imported, lazy_clone, private
@@ -365,6 +366,10 @@ def array_to_numpy(self: Array, dtype: Any = None, copy: bool | None = None) -> 
     would copy. GPU memory raises TypeError, as CuPy's does: copy it with
     ``to_device("cpu")``.
     """
+    if sys._getframe(1).f_code in REFUSED:  # np.vectorize, as_strided: (_consumers)
+        refused = refused_numpy_call(1)
+        if refused is not None:
+            raise refused
     if families.PENDING:
         families.flush()
     backend = self._device.backend
@@ -387,10 +392,32 @@ def array_to_numpy(self: Array, dtype: Any = None, copy: bool | None = None) -> 
     return export_to_numpy(self, copy_allowed=copy is None)
 
 
+#: Why an Array has no buffer protocol, and what to write instead.
+NO_BUFFER: Final = (
+    "np.frombuffer(x), memoryview(x) and bytes(x) need Python's buffer protocol, which a "
+    "cowarray Array does not offer: NumPy asks it first in every conversion, np.array(x) "
+    "included, so offering it would expose x's memory where a copy was asked for. For x's "
+    "bytes use np.asarray(x).tobytes(); to read them as another dtype, x.view(dtype); for "
+    "NumPy's view of x's memory, np.asarray(x)"
+)
+
+
+def array_buffer(self: Array, flags: int, /) -> memoryview:
+    """``Array.__buffer__`` (Python 3.12 and later): refused, naming what to write instead.
+
+    Without it Python's own words would be "a bytes-like object is required".
+    NumPy tries the buffer protocol before ``__array__`` and goes on to
+    ``__array__`` when it is refused, so ``np.asarray(x)`` is unchanged.
+    """
+    raise TypeError(NO_BUFFER)
+
+
 def register() -> None:
-    """Attach ``__dlpack__`` and ``__array__`` to the Array (once, by ``cowarray/__init__.py``)."""
+    """Attach ``__dlpack__``, ``__array__`` and ``__buffer__`` to the Array (once, by
+    ``cowarray/__init__.py``)."""
     Array.__dlpack__ = array_dlpack
     Array.__array__ = array_to_numpy
+    Array.__buffer__ = array_buffer  # type: ignore[attr-defined]  # (read from Python 3.12)
 
 
 # -- import ----------------------------------------------------------------------

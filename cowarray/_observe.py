@@ -21,13 +21,13 @@ from __future__ import annotations
 import html
 import os
 import sys
-import sysconfig
 import threading
 import warnings
 from dataclasses import dataclass
 from types import FrameType, TracebackType
 from typing import Any
 
+from ._consumers import LIBRARY_PREFIXES
 from ._core import cow
 
 __all__ = [
@@ -244,16 +244,10 @@ def _reset_buffer_names() -> None:
         _names.clear()
 
 
-def _library_prefixes() -> tuple[str, ...]:
-    paths = sysconfig.get_paths()
-    found = {paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths}
-    return tuple(os.path.join(os.path.abspath(p), "") for p in sorted(found))
-
-
 # Code between the user and cowarray that is not the user's: the standard
 # library (copy.copy, weakref finalizers), installed packages (torch calling
 # __dlpack__) and frozen import machinery.
-_LIBRARY_PREFIXES = (*_library_prefixes(), "<frozen ")
+_LIBRARY_PREFIXES = LIBRARY_PREFIXES
 
 
 def _user_frame() -> tuple[FrameType | None, int]:

@@ -62,8 +62,12 @@ FAMILY_TYPES: dict[str, type[BaseException]] = {
     "device": ValueError,
     "bad-index": IndexError,
     "missing": ImportError,
+    "numpy-call": TypeError,
     "accepted": type(None),
 }
+
+#: Phrases a message of the ``numpy-call`` family may use: it names the NumPy call refused.
+NUMPY_CALL_WORDS = ("numpy.", "np.")
 
 NUMPY_PHRASES: tuple[str | re.Pattern[str], ...] = (
     "Maximum allowed dimension exceeded",
@@ -127,14 +131,16 @@ class Outcome:
     flags: list[str] = field(default_factory=list)
 
 
-def _from_numpy(error: BaseException) -> bool:
+def _from_numpy(error: BaseException, family: str = "") -> bool:
     frames = traceback.extract_tb(error.__traceback__)
     if frames and re.search(r"[/\\](numpy|cupy)[/\\]", frames[-1].filename):
         return True
     text = str(error)
+    allowed = NUMPY_CALL_WORDS if family == "numpy-call" else ()
     return any(
         phrase.search(text) if isinstance(phrase, re.Pattern) else phrase in text
         for phrase in NUMPY_PHRASES
+        if phrase not in allowed
     )
 
 
@@ -142,7 +148,7 @@ def run_case(case: Case) -> Outcome:
     try:
         case.call()
     except Exception as error:
-        outcome = Outcome(case, error, _from_numpy(error))
+        outcome = Outcome(case, error, _from_numpy(error, case.family))
     else:
         return Outcome(case, None, False, [] if case.family == "accepted" else ["none"])
     if case.family == "accepted":
@@ -159,6 +165,22 @@ def run_case(case: Case) -> Outcome:
     if GRAMMAR.search(text):
         outcome.flags.append("grammar")
     return outcome
+
+
+def _without_torch(function: Callable[..., object], *args: Any) -> object:
+    """``function(*args)`` where torch cannot be imported (as if not installed)."""
+    bridge = sys.modules["cowarray.interop.torch"]
+    saved = sys.modules.get("torch", False), bridge._TORCH
+    sys.modules["torch"] = None  # type: ignore[assignment]
+    bridge._TORCH = None
+    try:
+        return function(*args)
+    finally:
+        if saved[0] is False:
+            del sys.modules["torch"]
+        else:
+            sys.modules["torch"] = saved[0]  # type: ignore[assignment]
+        bridge._TORCH = saved[1]
 
 
 def _cases() -> list[Case]:
@@ -495,6 +517,38 @@ def _cases() -> list[Case]:
         "shape",
     )
 
+    add(
+        "xf[xb[:2]] = 1",
+        lambda: setitem(ca.asarray([1.0, 2.0, 3.0]), xb[:2], 1.0),
+        "index-range",
+        "mask",
+        "shape",
+    )
+    add("m[:, xb] (axis 1)", lambda: m[:, xb], "index-range", "mask", "axis 1")
+    add(
+        "xf[0] = [1, 2]",
+        lambda: setitem(ca.asarray([1.0, 2.0]), 0, [1.0, 2.0]),
+        "bad-value",
+        "value",
+        "shape",
+    )
+
+    # NumPy calls that would hand back an ndarray, and torch missing
+    add(
+        "as_strided(xf)",
+        lambda: np.lib.stride_tricks.as_strided(xf, shape=(2,), strides=(8,)),
+        "numpy-call",
+        "as_strided",
+    )
+    add("np.vectorize(abs)(xf)", lambda: np.vectorize(abs)(xf), "numpy-call", "vectorize")
+    add("np.frombuffer(xf)", lambda: np.frombuffer(xf), "numpy-call", "frombuffer", "buffer")
+    add(
+        "to_torch(xf) without torch",
+        lambda: _without_torch(ca.interop.torch.to_torch, xf),
+        "missing",
+        "torch",
+    )
+
     # .at updates
     def at_case(
         label: str, key: Any, method: str, value: Any, family: str, *names: str, dtype: Any = None
@@ -519,6 +573,9 @@ def _cases() -> list[Case]:
     at_case("xi.at[0].divide(2)", 0, "divide", 2, "bad-dtype", "divide", "int64")
     at_case("xi.at[:].set(xf[:2])", slice(None), "set", xf[:2], "wrong-type", "value", "float64")
     at_case("xi.at[:].set(xf)", slice(None), "set", xf, "wrong-type", "value", "float64")
+    at_case("xi.at[0].set([1, 2])", 0, "set", [1, 2], "bad-value", "value", "shape")
+    at_case("xi.at[0].add([1, 2])", 0, "add", [1, 2], "bad-value", "value", "shape")
+    at_case("xi.at[xb[:2]].set(0)", xb[:2], "set", 0, "index-range", "mask", "shape")
 
     # linalg
     la = ca.linalg
