@@ -447,12 +447,13 @@ class Array(Value):
         except (IndexError, OverflowError) as error:
             raise _index_error(key, self.shape, error, value, self._data.dtype) from None
         except ValueError as error:
-            clearer = value_does_not_fit(
-                error, "x[...] = value: ", value, lambda: self._data[_backend_index(self, key)]
-            )
+            clearer = value_does_not_fit(error, "x[...] = value: ", value, _selection, self, key)
             if clearer is None:
                 raise
-            raise clearer from None
+            try:
+                raise clearer from None
+            finally:  # its traceback holds this frame: no cycle keeping self a holder
+                del clearer
 
     # -- operators: one factory per kind, one line per operator -------------
 
@@ -677,6 +678,11 @@ def _index_error(
         except OverflowError as words:
             return words
     return error
+
+
+def _selection(array: Array, key: Any) -> Any:
+    """``array``'s backend data at ``key``: what ``array[key] = v`` writes."""
+    return array._data[_backend_index(array, key)]
 
 
 def _selects_nothing(array: Array, index: Any, value: Any) -> bool:

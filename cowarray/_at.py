@@ -593,8 +593,11 @@ def _write(
         raise huge from None
     except ValueError as error:
         where = f"x.at[...].{method}: "
-        clearer = value_does_not_fit(error, where, operand, lambda: result._data[index])
-        raise (clearer or ValueError(f"{where}{error}")) from None
+        clearer = value_does_not_fit(error, where, operand, operator.getitem, result._data, index)
+        try:
+            raise (clearer or ValueError(f"{where}{error}")) from None
+        finally:  # its traceback holds this frame: no cycle keeping result a holder
+            del clearer
     if result._buf is None:
         donate(result)
     return result

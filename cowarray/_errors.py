@@ -339,19 +339,21 @@ _VALUE_SHAPE: Final = (
 
 
 def value_does_not_fit(
-    error: ValueError, where: str, value: object, region: Callable[[], Any]
+    error: ValueError, where: str, value: object, region: Callable[..., Any], *arguments: Any
 ) -> ValueError | None:
     """The ValueError for a value whose shape does not fit the selected region, in
     cowarray's words, or None when ``error`` is about something else.
 
-    ``region()`` gives the selection (only called here, after the write failed).
+    ``region(*arguments)`` gives the selection (called only here, after the
+    write failed; passed as a function and its arguments, not a closure, so
+    that the writer's hot path keeps plain local variables).
 
     Examples
     --------
     >>> import numpy as np
     >>> from cowarray._errors import value_does_not_fit
     >>> error = ValueError("setting an array element with a sequence.")
-    >>> print(value_does_not_fit(error, "x.at[...].set: ", [1.0, 2.0], lambda: np.zeros(())))
+    >>> print(value_does_not_fit(error, "x.at[...].set: ", [1.0, 2.0], np.zeros, ()))
     ... # doctest: +NORMALIZE_WHITESPACE
     x.at[...].set: the value has shape (2,), and the index selects one element (shape ()):
     pass a single number there, or select as many elements as the value has
@@ -361,7 +363,7 @@ def value_does_not_fit(
         return None
     try:
         value_shape = tuple(np.shape(value))  # type: ignore[call-overload]
-        selected = tuple(region().shape)
+        selected = tuple(region(*arguments).shape)
     except Exception:  # a ragged value, a selection that fails: the backend's words stay
         return None
     count = 1

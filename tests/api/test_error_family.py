@@ -337,3 +337,22 @@ def test_index_messages_read_the_backend_only_for_its_numbers(
     from cowarray._errors import index_out_of_range
 
     assert str(index_out_of_range(IndexError(backend_text), (2, 4))) == expected
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        pytest.param(lambda x: _set(x, slice(None), np.ones(3)), id="x[:] = too short"),
+        pytest.param(lambda x: _set(x, 0, [1.0, 2.0]), id="x[0] = a sequence"),
+        pytest.param(lambda x: x.at[0].set([1.0, 2.0]), id="x.at[0].set(a sequence)"),
+        pytest.param(lambda x: x.at[:2].add([1.0, 2.0, 3.0]), id="x.at[:2].add(too long)"),
+        pytest.param(lambda x: x[_mask(2)], id="x[short mask]"),
+    ],
+)
+def test_a_refused_write_leaves_the_holders_as_they_were(write: Callable[[Any], Any]) -> None:
+    # (without the garbage collector: no reference cycle through the error may keep one)
+    x = ca.asarray([1.0, 2.0, 3.0, 4.0])
+    clone = ca.lazy_clone(x)
+    with pytest.raises((ValueError, IndexError)):
+        write(x)
+    assert ca.cow_info(x).holders == 2 and ca.shares_buffer(x, clone)
