@@ -45,6 +45,10 @@ def test_quickstart_shows_values_sharing_and_the_trace() -> None:
     assert "clone[:3]  = [0. 1. 2.] (kept its values)" in out
     assert "window[:3] = [-1. -1. -1.]" in out
     assert "| same buffer after the write: True" in out
+    # The two cow_info lines name x's first buffer A and the window's B; x's
+    # copy, traced below, is the third buffer shown: C.
+    assert "CowInfo(holders=3, state='shared', buffer='A'" in out
+    assert "CowInfo(holders=1, state='private', buffer='B'" in out
     table = rows(out)
     where = f"quickstart.py:{line_of('quickstart.py', 'head[0] = 0.0')}"
     copied = ["copied", "before", "a", "write"]
@@ -57,9 +61,9 @@ def test_quickstart_shows_values_sharing_and_the_trace() -> None:
         "bytes",
         "(100,)",
         "float64",
-        "A",
+        "C",
         "->",
-        "B",
+        "D",
         where,
     ] in table
     where = f"quickstart.py:{line_of('quickstart.py', 'x[2] = 3.0')}"
@@ -72,9 +76,9 @@ def test_quickstart_shows_values_sharing_and_the_trace() -> None:
         "MB",
         "(1000000,)",
         "float64",
-        "A",
-        "->",
         "C",
+        "->",
+        "E",
         where,
     ] in table
     where = f"quickstart.py:{line_of('quickstart.py', 'head = ca.lazy_clone(snapshot[:100])')}"
@@ -90,7 +94,7 @@ def test_quickstart_shows_values_sharing_and_the_trace() -> None:
         "(100,)",
         "float64",
     ]
-    assert [*shared_twice, "A", where] in table
+    assert [*shared_twice, "C", where] in table
     assert "5 events, 2 copies, 8000800 bytes copied (8.0 MB)" in out
     # slice (80) + x (8 MB) earlier, then the traced 800 + 8 MB
     assert "copies since start: CopyCounters(copies=4, bytes_copied=16000880)" in out
