@@ -20,8 +20,8 @@ instead with the object itself, so the notebook shows it as a table or a
 drawing. The notebook is then executed in a fresh IPython kernel (nbclient)
 and written with its outputs, made the same on every run and every machine:
 
-- the kernel starts with an empty IPython profile (a reader's startup files
-  and settings change nothing);
+- the kernel is this Python's, with an empty IPython profile (a reader's
+  Jupyter kernels, startup files and settings change nothing);
 - an error shows as its last line, as the page shows it: the frames of a
   traceback name lines inside cowarray and the kernel's file names, which
   change with every edit and every run;
@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import doctest
 import importlib.util
+import json
 import os
 import re
 import sys
@@ -193,24 +194,46 @@ def _profile(folder: str, without: tuple[str, ...]) -> None:
             f.write(f"import sys\nsys.modules.update(dict.fromkeys({list(without)!r}))\n")
 
 
+def _kernel(folder: str) -> Any:
+    """A manager for an IPython kernel run by this Python, whatever kernels Jupyter lists
+    (a ``python3`` of the reader's own would run another environment)."""
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import KernelManager
+
+    spec = os.path.join(folder, "kernels", "this-python")
+    os.makedirs(spec)
+    with open(os.path.join(spec, "kernel.json"), "w", encoding="utf-8") as f:
+        json.dump(
+            {
+                "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                "display_name": "Python 3",
+                "language": "python",
+            },
+            f,
+        )
+    specs = KernelSpecManager(kernel_dirs=[os.path.dirname(spec)])
+    return KernelManager(kernel_name="this-python", kernel_spec_manager=specs)
+
+
 def execute(notebook: Any, cwd: str = ROOT, without: tuple[str, ...] = ()) -> Any:
-    """Run every cell in a fresh IPython kernel, in order; return the notebook with outputs.
+    """Run every cell in a fresh IPython kernel of this Python, in order; return the
+    notebook with outputs.
 
     The kernel has an empty profile; ``without`` names modules it cannot
     import (as if they were not installed).
     """
     import nbclient
 
-    client = nbclient.NotebookClient(
-        notebook,
-        timeout=120,
-        kernel_name="python3",
-        record_timing=False,
-        resources={"metadata": {"path": cwd}},
-    )
-    with tempfile.TemporaryDirectory(prefix="cowarray-ipython-") as profile:
-        _profile(profile, without)
-        client.execute(env={**os.environ, "IPYTHONDIR": profile})
+    with tempfile.TemporaryDirectory(prefix="cowarray-ipython-") as folder:
+        _profile(folder, without)
+        client = nbclient.NotebookClient(
+            notebook,
+            km=_kernel(folder),
+            timeout=120,
+            record_timing=False,
+            resources={"metadata": {"path": cwd}},
+        )
+        client.execute(env={**os.environ, "IPYTHONDIR": folder})
     return notebook
 
 

@@ -138,6 +138,27 @@ def test_a_kernel_built_without_a_module_cannot_import_it() -> None:
     assert output.output_type == "error" and output.ename == "ModuleNotFoundError"
 
 
+def test_the_kernel_is_this_pythons_whatever_kernels_jupyter_lists(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    spec = tmp_path / "kernels" / "python3"
+    spec.mkdir(parents=True)
+    broken = {
+        "argv": ["/nonexistent/python", "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    }
+    (spec / "kernel.json").write_text(
+        json.dumps({**broken, "display_name": "x", "language": "python"})
+    )
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path))  # listed before the user's and the system's
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell("import sys\nprint(sys.executable)")]
+    )
+    make_notebook.execute(notebook)
+    assert notebook.cells[0].outputs[0].text.strip() == sys.executable
+
+
 def _cells(built: dict[str, str], name: str) -> list[tuple[Any, doctest.Example]]:
     """The executed code cells of a notebook, each with the doctest example behind it."""
     _, examples = make_notebook.tutorial_notebook(PAGES[name])
