@@ -5,7 +5,7 @@ methods returns a new Array and leaves ``x`` unchanged. The result starts as a
 lazy clone of ``x`` and is written through :func:`cowarray._core.cow.write`, so an
 update costs at most one materialization of the region ``x`` views, and none
 when nothing else can ever see ``x`` (a temporary, or ``move(x)``: see
-:mod:`cowarray._core.last_use`).
+:func:`cowarray._interpreter.is_last_use`).
 
 Out-of-bounds handling (``mode=``) is resolved here, into a plain index the
 backend understands: ``"raise"`` passes the index through (the backend checks
@@ -22,9 +22,10 @@ import operator
 from collections.abc import Callable
 from typing import Any, Final
 
+from . import _interpreter
 from ._array import Array, backend_value
 from ._checks import check_dtypes
-from ._core import cow, last_use
+from ._core import cow
 from ._core.values import (
     donate,
     fast_writes,
@@ -491,7 +492,7 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
         and type(values) in x._fast_write
         and mode is None
         and cow.observer is None
-        and last_use.is_last_use(at, x._donated)
+        and _interpreter.is_last_use(at, x._donated)
     ):
         # The common scalar update of an array nothing else can see: an
         # exact scalar that x's 1-D, private, writable memory stores as is
@@ -516,7 +517,7 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
     del buf  # a reference held here would count as a second holder in the write below
     # Taken: nothing else can ever see x, so its memory is written in place
     # if nobody shares it; anything that reached x after all finds it moved.
-    if plain and last_use.is_last_use(at, x._donated):
+    if plain and _interpreter.is_last_use(at, x._donated):
         result = move(x)
         cow.notify("takeover", result, None, 0)
         return _write(result, write, index, operand, method)
@@ -572,7 +573,7 @@ def _write(
 
     The result is a new value nothing else holds yet: marked donated, so that
     the next update of a chain (``x.at[a].set(u).at[b].set(w)``) may take
-    its buffer on every CPython (see ``last_use``).
+    its buffer on every CPython (see cowarray._interpreter.is_last_use).
     """
     try:
         # (with its fast writes: the next update of a chain may then take
@@ -668,7 +669,7 @@ def _unravel(x: Array, flat: Any) -> tuple[Any, ...]:
     return tuple(reversed(coordinates))
 
 
-# The probes last_use.calibrate measures. (Built without the ``at`` property,
+# The probes _interpreter.calibrate measures. (Built without the ``at`` property,
 # which :func:`register` attaches only after this module is imported.)
 
 
@@ -693,7 +694,7 @@ def _fresh() -> Array:
     return private(CPU.backend.asarray([0]), CPU)
 
 
-last_use.calibrate(_temporary_update, _update_of_a_held_array, _update_through_a_held_at)
+_interpreter.calibrate(_temporary_update, _update_of_a_held_array, _update_through_a_held_at)
 
 
 def _at(self: Array) -> AtIndexer:

@@ -20,13 +20,14 @@ meaning, as that code was written for NumPy.
 from __future__ import annotations
 
 import os
-import sys
 import sysconfig
 import types
 from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 import numpy as np
+
+from ._interpreter import caller_module, calling_code, first_file_outside
 
 __all__ = [
     "LIBRARY_PREFIXES",
@@ -47,11 +48,7 @@ def called_from_a_library_that_keeps_conversions(depth: int) -> bool:
     own frame). The answer only ever leads to a copy: a frame that cannot
     be read counts as any other caller.
     """
-    try:
-        frame = sys._getframe(depth + 1)
-    except ValueError:
-        return False
-    module = frame.f_globals.get("__name__")
+    module = caller_module(depth)
     return type(module) is str and module.startswith(KEEPS_CONVERSIONS)
 
 
@@ -100,13 +97,8 @@ def _refused_callers() -> dict[types.CodeType, str]:
     return callers
 
 
-#: code object -> message; ``np.asarray`` asks ``sys._getframe(1).f_code in REFUSED``.
+#: code object -> message: the code that called ``np.asarray``, if it is one of them.
 REFUSED: Final = _refused_callers()
-
-
-def _is_numpys(frame: types.FrameType) -> bool:
-    module = str(frame.f_globals.get("__name__"))
-    return module == "numpy" or module.startswith("numpy.")
 
 
 def refused_numpy_call(depth: int) -> TypeError | None:
@@ -117,16 +109,10 @@ def refused_numpy_call(depth: int) -> TypeError | None:
     notebook cell, a doctest) gets the error; an installed library's, or
     cowarray's, gets NumPy's meaning (an ndarray of the Array's values).
     """
-    try:
-        frame: types.FrameType | None = sys._getframe(depth + 1)
-    except ValueError:
-        return None
-    message = REFUSED.get(frame.f_code) if frame is not None else None
+    message = REFUSED.get(calling_code(depth))
     if message is None:
         return None
-    while frame is not None and _is_numpys(frame):
-        frame = frame.f_back
-    filename = frame.f_code.co_filename if frame is not None else ""
+    filename = first_file_outside(depth, ("numpy",))
     if filename.startswith((*LIBRARY_PREFIXES, _PACKAGE_DIR)):
         return None
     return TypeError(message)

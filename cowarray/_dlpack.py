@@ -49,7 +49,6 @@ no buffer) reports first.
 from __future__ import annotations
 
 import ctypes
-import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Final, TypeGuard
@@ -62,6 +61,7 @@ from ._core.boundary import REGIONS, expose
 from ._core.values import imported, lazy_clone, private
 from ._devices import CPU, Device, as_device
 from ._dtypes import ALL_DTYPES
+from ._interpreter import calling_code
 
 if TYPE_CHECKING:
     pass
@@ -366,7 +366,7 @@ def array_to_numpy(self: Array, dtype: Any = None, copy: bool | None = None) -> 
     would copy. GPU memory raises TypeError, as CuPy's does: copy it with
     ``to_device("cpu")``.
     """
-    if sys._getframe(1).f_code in REFUSED:  # np.vectorize, as_strided: (_consumers)
+    if calling_code(0) in REFUSED:  # np.vectorize, as_strided: (_consumers)
         refused = refused_numpy_call(1)
         if refused is not None:
             raise refused

@@ -63,7 +63,7 @@ def move(x: Array, /, *, out: None = None) -> Array:
     if out is not None:
         raise out_refused("ca.move")
     # The result is donated: its first update through ``.at`` may take the
-    # buffer (last_use); the first write through the core gives it its
+    # buffer (cowarray._interpreter.is_last_use); the first write through the core gives it its
     # scalar fast path.
     result = take_over(x, _MOVED)
     if result is None:  # another thread moved it first

@@ -29,6 +29,7 @@ from typing import Any
 
 from ._consumers import LIBRARY_PREFIXES
 from ._core import cow
+from ._interpreter import user_frame
 
 __all__ = [
     "CopyCounters",
@@ -257,19 +258,8 @@ def _user_frame() -> tuple[FrameType | None, int]:
     if every caller is library code, the first frame outside cowarray. The
     level counts from this function's caller: 1 is the caller itself.
     """
-    frame: FrameType | None = sys._getframe(1)
-    level = 1
-    fallback: tuple[FrameType | None, int] | None = None
-    while frame is not None:
-        filename = frame.f_code.co_filename
-        if not filename.startswith(_PACKAGE_DIR):
-            if not filename.startswith(_LIBRARY_PREFIXES):
-                return frame, level
-            if fallback is None:
-                fallback = frame, level
-        frame = frame.f_back
-        level += 1
-    return fallback if fallback is not None else (None, level)
+    frame, level = user_frame(_LIBRARY_PREFIXES)
+    return frame, level
 
 
 _dtype_names: dict[Any, str] = {}  # str(dtype) is slow; there are few dtypes

@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import html
 import os
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from types import FrameType
 from typing import Any
 
 import numpy as np
 
 from ._array import Array
 from ._core import cow
+from ._interpreter import location, outside_frame
 from ._observe import buffer_name, format_bytes
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
@@ -335,16 +334,14 @@ def buffer_facts(array: Array) -> tuple[int, str, int, int]:
     return buf.id, state, holders, buf.nbytes
 
 
-def _caller_names(
-    arrays: Sequence[Array], named: dict[str, Array], frame: FrameType | None
-) -> list[str]:
+def _caller_names(arrays: Sequence[Array], named: dict[str, Array], frame: Any) -> list[str]:
     """Names of the caller's global variables holding ``arrays``; ``a<i>`` elsewhere.
 
     Only globals: in CPython 3.11 reading a frame's ``f_locals`` leaves a
     snapshot dict on the frame that holds every local, so an array deleted
     afterwards would still count as a holder.
     """
-    scope = frame.f_globals if frame is not None else {}
+    scope = location(frame)[2]  # (its globals; {} where there is no frame)
     taken = set(named)
     names = []
     for i, array in enumerate(arrays):
@@ -404,9 +401,8 @@ def sharing_picture(
       z       (1000,) float64, views 8.0 kB
     """
     if names is None:
-        frame: FrameType | None = sys._getframe(1)
-        while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
-            frame = frame.f_back  # (a wrapper of cowarray's own between)
+        # (past a wrapper of cowarray's own between)
+        frame = outside_frame(depth=2)
         names = _caller_names(arrays, named, frame)
     elif isinstance(names, str) or len(names) != len(arrays):
         raise ValueError(

@@ -43,6 +43,8 @@ from typing import Any, Final, TypeVar
 
 import numpy as np
 
+from .._interpreter import caller_code
+
 __all__ = [
     "BLOCK_CODES",
     "DEFAULT_STATE",
@@ -101,7 +103,7 @@ def _note(kind: str, flags: int) -> None:
     """NumPy's ``call`` callback in a recording copy: a block's flags are
     kept for its caller; any other call's are reported at once (see the
     module docstring)."""
-    if sys._getframe(1).f_code in BLOCK_CODES:  # the frame that called the ufunc
+    if caller_code() in BLOCK_CODES:  # (the frame that called the ufunc)
         _THREAD.flags |= flags
         return
     report("a NumPy function run inside a cowarray operation", flags, _THREAD.outer, 3)

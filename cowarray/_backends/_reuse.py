@@ -38,6 +38,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from .._interpreter import held_by_a_list_baseline
 from ._common import int_from_environment
 
 __all__ = [
@@ -160,22 +161,10 @@ _getrefcount = sys.getrefcount
 _getweakrefcount = weakref.getweakrefcount
 
 
-def _calibrate() -> int:
-    # The same shape as empty()'s loop: the list, the loop variable, the call.
-    assert not _blocks
-    _blocks.append(np.empty(1))
-    try:
-        for index in range(len(_blocks) - 1, -1, -1):
-            block = _blocks[index]
-            return _getrefcount(block)
-        raise AssertionError("unreachable")
-    finally:
-        _blocks.pop()
-
-
 #: What ``_getrefcount(block)`` reads, inside :func:`empty`'s loop, for a
-#: block only the list holds (measured on this interpreter at import).
-_FREE: Final = _calibrate()
+#: block only the list holds (measured on this interpreter at import, in a
+#: loop of the same shape: cowarray._interpreter).
+_FREE: Final = held_by_a_list_baseline()
 
 
 def empty(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:

@@ -64,10 +64,9 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, Final, Protocol
 
-from .. import _threads
+from .. import _interpreter, _threads
 from .._backends import PAGE_COW, STREAMS, _reuse
 from .._threads import WORKING_FOR
-from . import counts
 
 __all__ = [
     "COUNTERS",
@@ -459,19 +458,19 @@ def _count(holder: Holder) -> int:
 
 
 #: What :func:`_count` shows for a record with exactly one holder
-#: (cowarray._core.counts: measured at import with the same function).
-_SOLE: Final = counts.baseline(_count, "_buf", lambda: Buffer(None, 0))
+#: (cowarray._interpreter.baseline: measured at import with the same function).
+_SOLE: Final = _interpreter.baseline(_count, "_buf", lambda: Buffer(None, 0))
 
 
 def only_reference_is(obj: object, attribute: str) -> bool:
     """Whether ``obj.<attribute>`` holds the only reference to that object
     (a view's ``base``: then nothing else can reach the memory)."""
-    return counts.references_through(obj, attribute) <= _SOLE_ATTRIBUTE
+    return _interpreter.references_through(obj, attribute) <= _SOLE_ATTRIBUTE
 
 
 #: What :func:`only_reference_is` counts for an object only an attribute holds.
-_SOLE_ATTRIBUTE: Final = counts.baseline(
-    lambda probe: counts.references_through(probe, "base"), "base", object
+_SOLE_ATTRIBUTE: Final = _interpreter.baseline(
+    lambda probe: _interpreter.references_through(probe, "base"), "base", object
 )
 
 

@@ -88,7 +88,7 @@ class Value:
     #: and writable, and emptied by the core whenever a sharing record appears.
     _fast_write: frozenset[Any]
     #: The memory was handed over to this array (:func:`donate`): its first
-    #: update through ``.at`` may take it (cowarray._core.last_use).
+    #: update through ``.at`` may take it (cowarray._interpreter.is_last_use).
     _donated: bool
     #: The view family this array belongs to, if a view was ever taken
     #: from it or it is one (cowarray._core.families).
@@ -711,7 +711,7 @@ def take_over(x: Array, poison: Any, key: int | None = None, value: Any = None) 
     ``y = move(x)`` is still ``x``.
 
     With ``key``: ``value`` is stored at ``key`` first, for a caller that
-    has proven nothing else reaches ``x`` (cowarray._core.last_use). None,
+    has proven nothing else reaches ``x`` (cowarray._interpreter.is_last_use). None,
     leaving ``x`` untouched, unless ``type(value)`` is one of ``x``'s fast
     writes and ``key`` is in range (an int too big is refused likewise).
 
@@ -773,7 +773,7 @@ def take_over(x: Array, poison: Any, key: int | None = None, value: Any = None) 
 def given_away(x: Array, poison: Any) -> Any:
     """``x``'s memory, taken from it for good (``x`` is left with ``poison``:
     any later use raises), for a caller that has proven nothing else reaches
-    ``x`` (cowarray._core.last_use) and hands the memory to another library.
+    ``x`` (cowarray._interpreter.is_last_use) and hands the memory to another library.
 
     None, leaving ``x`` untouched, unless no other value can hold the memory
     (:func:`cowarray._core.cow.hand_over_private`: no record, tested under

@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
+from .. import _interpreter
 from .._array import Array
-from .._core import counts, families, last_use
+from .._core import families
 from .._core.boundary import exposed_view
 from .._core.cow import count_copy, looks_shared
 from .._core.values import given_away, private
@@ -111,7 +112,7 @@ def to_torch(x: Array, /, *, copy: bool | None = None) -> torch.Tensor:
     if copy is None and type(x._data) is _NDARRAY:
         if references == _TEMPORARY:
             # to_torch(a + b), to_torch(y[a:b]): nothing but this call reaches
-            # x (cowarray._core.last_use), so no one can see whether x and the
+            # x (cowarray._interpreter.is_last_use), so no one can see whether x and the
             # tensor share memory, and no exposure needs ending: a fifth of
             # the bookkeeping of an export.
             if x._buf is None and not x._device.backend.must_copy_before_write(x._data):
@@ -264,7 +265,7 @@ def _import_resolved(library: Any, t: torch.Tensor, copy: bool | None) -> Array:
 
 
 _THROUGH_TORCH = "a write through to_torch(view)"
-_getrefcount = counts.getrefcount
+_getrefcount = _interpreter.getrefcount
 #: Readings of ``x`` while :func:`_temporary_count` measures (None otherwise).
 _measured: list[int] | None = None
 _shared: frozenset[Any] = frozenset()
@@ -302,7 +303,7 @@ def _temporary_count() -> int | None:
     _measured = []
     measured = _measured
     try:
-        return last_use.temporary_argument_count(
+        return _interpreter.temporary_argument_count(
             lambda: to_torch(empty(0)), lambda: _call_with_a_name(empty(0)), measured
         )
     finally:

@@ -17,8 +17,9 @@ import pytest
 from _patching import BackendPatch
 
 import cowarray as ca
+from cowarray import _interpreter as last_use
 from cowarray._backends.numpy import NUMPY_BACKEND
-from cowarray._core import cow, last_use
+from cowarray._core import cow
 from cowarray.testing import to_numpy
 
 

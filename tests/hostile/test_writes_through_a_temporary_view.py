@@ -20,7 +20,7 @@ from _attack import gc_callback, run_together
 from _patching import BackendPatch
 
 import cowarray as ca
-from cowarray._core import families
+from cowarray import _interpreter
 
 
 def _pair(n: int = 12) -> tuple[ca.Array, np.ndarray]:
@@ -210,7 +210,7 @@ def test_a_walrus_or_a_call_in_the_key_is_not_read_as_the_same_container() -> No
             for i in __import__("dis").get_instructions(code)
             if i.opname == "BINARY_OP" and i.argrepr.endswith("=")
         ]
-        assert [families._container_variable(code, offset) for offset in offsets] == [None]
+        assert [_interpreter._container_variable(code, offset) for offset in offsets] == [None]
     x, model = _pair()
     y = ca.asarray(model + 100)
     namespace["walrus"](x, y)

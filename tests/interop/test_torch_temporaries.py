@@ -2,7 +2,7 @@
 of memory other values hold, a copy of its values) goes to torch with no
 exposure to track, and only then.
 
-The proof is a reference count measured at import (cowarray._core.last_use):
+The proof is a reference count measured at import (cowarray._interpreter.temporary_argument_count):
 every reference a caller can keep is a strong one, so an array that reads as
 a temporary cannot be seen after the call. These tests hold references in
 every way a caller can (names, containers, star-arguments, C callers such as
