@@ -21,20 +21,18 @@ from ._consumers import called_from_a_library_that_keeps_conversions
 from ._core import cow, families
 from ._core.values import (
     _PENDING,
-    _VIEWS,
     Value,
     bind_array_type,
-    fast_writes,
     getitem,
     lazy_clone,
     may_view,
     plain_slice,
     private,
-    reads_own_memory,
     slice_is_plain,
     transposed,
     view_of,
 )
+from ._core.write import bind_conversions, setitem
 from ._devices import CPU, Device, as_device
 from ._dtypes import (
     DEFAULT_INDEX,
@@ -47,7 +45,6 @@ from ._errors import (
     check_int_fits,
     index_beyond_int64,
     index_out_of_range,
-    value_does_not_fit,
 )
 from ._operators import (
     _METHOD,
@@ -62,7 +59,7 @@ if TYPE_CHECKING:
     from . import _at as _at_module
     from . import _dlpack as _dlpack_module
     from . import _methods
-    from ._typing import DType, Operand
+    from ._typing import DType
 
 __all__ = ["Array"]
 
@@ -369,91 +366,10 @@ class Array(Value):
 
     __getitem__ = getitem  # (the core's, as x.T is)
 
-    def __setitem__(self, key: Any, value: Operand, /) -> None:
-        try:
-            # A private, writable view and a scalar of a fitting kind: the core
-            # already decided there is nothing to copy. From the read of
-            # ``_fast_write`` to the store nothing may let another thread or a
-            # gc callback in (a clone would then see the store): no call, no
-            # backward jump, and a key that runs no Python code (an int, or a
-            # tuple of ints tested *before* the read).
-            # tests/hostile/test_threads_and_gc_never_alias.py checks the bytecode.
-            # Only stores of one element: NumPy lets other threads in while it
-            # fills a longer region (a row), and a clone taken then would see
-            # it change. The set holds a bare type for x[i] = v only in a 1-D
-            # array, and pairs (type, n) for n ints (values.fast_writes). A
-            # type with a metaclass is never looked up: its hash and equality
-            # could run Python code and pose as float, and NumPy would then
-            # run its __float__ inside the store.
-            kind = type(value)
-            if type(key) is int and type(kind) is type and kind in self._fast_write:
-                self._data[key] = value
-                return
-            if type(key) is tuple and type(kind) is type:
-                for part in key:
-                    if type(part) is not int:
-                        break
-                else:
-                    if (kind, len(key)) in self._fast_write:  # x[i, j] = v
-                        self._data[key] = value
-                        return
-            if (
-                self._buf is not None
-                and (type(key) is int or type(key) is tuple)
-                and not cow.looks_shared(self)
-                and cow.reclaim(self, fast_writes(self))
-                and type(value) is not Array
-            ):
-                # Alone after all (x[a:b] += d left x the record its view
-                # held): this write and the next go the fast way above (an
-                # Array's element, the way below).
-                Array.__setitem__(self, key, value)
-                return
-            if (
-                type(value) is Array
-                and (type(key) is int or type(key) is tuple)
-                and _one_element_of_its_kind(self, key, value)
-            ):
-                # x[i] = y[j]: x is private while the set is not empty, so
-                # y's element is never of x's memory.
-                source = value._data
-                if self._fast_write:
-                    self._data[key] = source
-                    return
-            # The key is converted once, before any memory is read or any
-            # decision is made (a part's __index__ may run code, and answer
-            # otherwise the next time). An int passes as it is; a slice of
-            # ints too, without a call.
-            if type(key) is int:
-                index: Any = key
-            elif type(key) is slice:
-                index = plain_slice(key)
-            else:
-                index = _backend_index(self, key)
-            if _PENDING:
-                families.settle(self, value, index)
-            beside = None
-            if type(value) is Array and reads_own_memory(self, value):  # (u[0] = u[1])
-                stays = cow.reader_may_stay(self, index, value)
-                if stays is None:
-                    return  # x[k] = t after t += d wrote x through t: already there
-                beside = value if stays else None
-            converted = backend_value(self, value)
-            if _selects_nothing(self, index, converted):
-                return  # (a.copy(); a[isnan(a)] = 0 with no NaN: the clone stays shared)
-            if type(self._family) is _VIEWS:
-                families.note_write(self, value, "x[...] = value")
-            cow.write(self, operator.setitem, index, converted, fast_writes(self), beside)
-        except (IndexError, OverflowError) as error:
-            raise _index_error(key, self.shape, error, value, self._data.dtype) from None
-        except ValueError as error:
-            clearer = value_does_not_fit(error, "x[...] = value: ", value, _selection, self, key)
-            if clearer is None:
-                raise
-            try:
-                raise clearer from None
-            finally:  # its traceback holds this frame: no cycle keeping self a holder
-                del clearer
+    # ``x[key] = v`` is the core's too (cowarray._core.write): its unchecked
+    # store and every write decision; this module converts keys and values
+    # for it (bound below).
+    __setitem__ = setitem
 
     # -- operators: one factory per kind, one line per operator -------------
 
@@ -680,45 +596,6 @@ def _index_error(
     return error
 
 
-def _selection(array: Array, key: Any) -> Any:
-    """``array``'s backend data at ``key``: what ``array[key] = v`` writes."""
-    return array._data[_backend_index(array, key)]
-
-
-def _selects_nothing(array: Array, index: Any, value: Any) -> bool:
-    """Whether ``array[index] = value`` changes no element (an all-False mask,
-    an empty index array), checked as the write would check it.
-
-    Such a write copies nothing: a lazy clone that would have copied its whole
-    buffer to write no element stays shared. The selection and the value are
-    checked as NumPy checks them (shapes, the cast), on the empty selection.
-    """
-    array_type = array._device.backend.array_type
-    if type(index) is not array_type or index.dtype.kind not in "biu":
-        return False
-    if index.size and (index.dtype.kind != "b" or index.any()):
-        return False
-    selected = array._data[index]  # raises as the write would (mask shape, bounds)
-    selected[...] = value  # the value broadcasts to it, or raises as the write would
-    return True
-
-
-def _one_element_of_its_kind(array: Array, key: Any, value: Array) -> bool:
-    """Whether ``array[key] = value`` stores one element from a 0-d ``value``
-    of ``array``'s dtype and device: NumPy then copies it as a scalar, with
-    no cast, no Python code and no other thread let in."""
-    source = value._data
-    if value._device is not array._device or source.ndim != 0:
-        return False
-    if source.dtype is not array._data.dtype:
-        return False
-    ndim: int = array._data.ndim
-    if type(key) is int:
-        return ndim == 1
-    if type(key) is not tuple or len(key) != ndim:
-        return False
-    return all(type(part) is int for part in key)
-
-
 bind_array_type(Array, _backend_index, _index_error)
+bind_conversions(Array, _backend_index, backend_value, _index_error)
 _operators.bind_array_type(Array)

@@ -28,7 +28,6 @@ from ._checks import check_dtypes
 from ._core import cow
 from ._core.values import (
     donate,
-    fast_writes,
     lazy_clone,
     may_view,
     private,
@@ -36,6 +35,7 @@ from ._core.values import (
     take_over,
     view,
 )
+from ._core.write import make_private, store
 from ._devices import CPU
 from ._errors import (
     article,
@@ -484,7 +484,7 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
         raise TypeError(f"x.at[...] needs a cowarray Array, got {type(x).__name__}")
     if type(values) is Array and reads_own_memory(x, values):
         # (u.at[0].set(u[1])): the value copies what it reads, not x its buffer
-        cow.make_private(values)
+        make_private(values)
     key = at.index
     if (
         method == "set"
@@ -578,7 +578,7 @@ def _write(
     try:
         # (with its fast writes: the next update of a chain may then take
         # the lock-free hand-over, values.take_over)
-        cow.write(result, write, index, operand, fast_writes(result))
+        store(result, index, operand, apply=write, what=f"x.at[...].{method}")
     except IndexError as error:
         raise index_out_of_range(
             error,

@@ -58,7 +58,7 @@ from ._backends import dlpack_import_stream
 from ._consumers import REFUSED, called_from_a_library_that_keeps_conversions, refused_numpy_call
 from ._core import cow, families
 from ._core.boundary import REGIONS, expose
-from ._core.values import imported, lazy_clone, private
+from ._core.values import imported, lazy_clone, private, views_token
 from ._devices import CPU, Device, as_device
 from ._dtypes import ALL_DTYPES
 from ._interpreter import calling_code
@@ -258,7 +258,7 @@ def _in_family(
     every view of ``x``) and, where ``where`` is given, the exported memory
     compared with a snapshot at release (:func:`cowarray._core.families.end_watch`)."""
     xp = x._device.backend.xp
-    family = families.views_token(x)
+    family = views_token(x)
 
     def handed_out(data: Any, release: Callable[[], None]) -> Any:
         watch = None if where is None else families.watch_export(data, xp, where, through)
@@ -608,7 +608,8 @@ def import_zero_copy(
     backend = device.backend
     # All we know of the producer's memory is the part it handed over.
     nbytes = int(data.nbytes)
-    buf = cow.Buffer(backend.memory_owner(data), nbytes, foreign=True, read_only=read_only)
+    buf = cow.Buffer(data, backend, foreign=True, read_only=read_only)
+    buf.nbytes = nbytes
     if not REGIONS.enter_foreign(buf, backend, data):
         if not copy_allowed:
             raise BufferError(

@@ -12,7 +12,6 @@ exists (:func:`bind_array_type`).
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
@@ -24,20 +23,17 @@ from ._checks import (
     scalar_operand,
 )
 from ._compiled import TEMPORARIES
-from ._core import cow, families
+from ._core import cow
 from ._core.values import (  # the names its inlined blocks use, bound once there
     _NO_FAST_WRITE,
     _PENDING,
-    _VIEWS,
     _flush,
     _object_new,
-    fast_writes,
     fresh,
     given_away,
     private,
-    reads_own_memory,
-    replace_private,
 )
+from ._core.write import IN_PLACE_MIN_SIZE, inplace
 from ._devices import Device
 from ._dtypes import ALL_DTYPES, check_scalar, promote, scalar_result_dtype
 from ._errors import Retired, check_int_fits, not_an_array, shapes_do_not_broadcast
@@ -373,16 +369,21 @@ def _sequence_operand(value: list[Any] | tuple[Any, ...], device: Device | None)
 
 
 def inplace_operator(name: str) -> Callable[[Array, Any], Array]:
+    """The in-place operator ``name`` (``x += y`` for "add"): the operand's
+    device, dtype and shape are checked here and the write is the core's
+    (:func:`cowarray._core.write.inplace`)."""
     # dtypes whose in-place ``name`` with a fitting Python scalar keeps the
-    # dtype (``/=`` on integers would make floats: never on the fast path)
+    # dtype (``/=`` on integers would make floats: never on the quick path)
     keeps_dtype = frozenset(
         d
         for d in ALL_DTYPES
         if d.kind in CATEGORY.get(name, "biufc") and not (name == "divide" and d.kind in "biu")
     )
     # An Array operand of the same dtype keeps it too (matmul's shapes have
-    # their own checks and words: the full path).
+    # their own checks and words: the full path, for a scalar too).
     arrays_too = name != "matmul"
+    if not arrays_too:
+        keeps_dtype = frozenset()
     bound: _Bindings = {}
 
     def method(self: Array, other: Any, /) -> Any:
@@ -403,26 +404,20 @@ def inplace_operator(name: str) -> Callable[[Array, Any], Array]:
                 or (kind, data.ndim) in fast  # (...others' pairs: values.fast_writes)
             )
             and data.dtype in keeps_dtype
-            and data.size < IN_PLACE_MIN_SIZE
         ):
-            # Private, writable, small, and a scalar of a fitting kind or an
-            # array of this dtype that leaves the shape (``x += y``, ``x +=
-            # y[i]``): the new value is computed beside the old one (so a
-            # NumPy error raised after the loop leaves the old one), then
-            # replaces it. (Private: ``other`` shares no memory with ``self``
-            # unless it is ``self``; the result is computed before the store.)
+            # A scalar of a fitting kind or an array of this dtype that leaves
+            # the shape (``x += y``, ``x += y[i]``), on memory the core found
+            # private and writable: the core may take its quick way (the new
+            # value beside the old, in its place if nothing shared it since).
+            # (Private: ``other`` shares no memory with ``self`` unless it is
+            # ``self``; the result is computed before the store.)
             try:
                 entry = bound[self._device]
             except KeyError:
                 entry = bound[self._device] = _bind(self._device, name)
             function = entry[2] if data.size < entry[3][0] else entry[0]
-            result = function(data, operand if kind is Array else other)
-            if type(result) is not entry[1]:
-                # (of a 0-d array NumPy gives a scalar: an Array holds arrays)
-                result = self._device.backend.plain_asarray(result)
-            # Stored if still private, still this memory.
-            if replace_private(self, data, result):
-                return self
+            inplace(self, name, function, operand if kind is Array else other, other, True)
+            return self
         if (
             type(other) is not Array
             and type(other) not in _PYTHON_SCALARS
@@ -447,9 +442,8 @@ def inplace_operator(name: str) -> Callable[[Array, Any], Array]:
 
 
 def _apply_inplace(name: str, array: Array, other: Operand, bound: _Bindings) -> None:
-    if _PENDING:
-        families.flush()
-    backend = array._device.backend
+    """The checks of ``array <name>= other`` (devices, dtypes, shapes, in
+    cowarray's words), then the core's write."""
     dtype = array._data.dtype
     if type(other) is Array:
         if other._device is not array._device:
@@ -475,18 +469,16 @@ def _apply_inplace(name: str, array: Array, other: Operand, bound: _Bindings) ->
     if dtype.kind not in CATEGORY[name]:
         check_dtypes(name, dtype)
     if name == "matmul":
-        fast = fast_writes(array)
         product = binary_operation(name)(array, other)
         _check_inplace_shape(name, array, product.shape)
-        _note_view_write(array, other, name)
-        _replace(array, product._data, fast)
+        inplace(array, name, _the_product, product._data, other)
         return
     if type(other) is Array and operand.shape != array._data.shape and operand.shape:
         # (a 0-d operand, ``x += y[i]``, broadcasts to every shape)
         # (equal shapes broadcast to themselves: NumPy's broadcast_shapes is
         # Python, a twentieth of the stencil's x[1:-1] += d)
         try:
-            shape = backend.xp.broadcast_shapes(array._data.shape, operand.shape)
+            shape = array._device.backend.xp.broadcast_shapes(array._data.shape, operand.shape)
         except ValueError:
             raise shapes_do_not_broadcast(
                 f"an in-place {name}", array._data, operand, ("x", "the operand")
@@ -496,86 +488,13 @@ def _apply_inplace(name: str, array: Array, other: Operand, bound: _Bindings) ->
         function, _, whole, split_from = bound[array._device]
     except KeyError:
         function, _, whole, split_from = bound[array._device] = _bind(array._device, name)
-    data = array._data
-    if array._buf is not None and type(array._family) is _VIEWS:
-        # ``x[a:b] += d``: ``t = x[a:b]`` shares ``x``'s memory. If the
-        # statement stores ``t`` back into ``x`` next (proven from its code),
-        # there is nothing to warn about, and ``t`` writes ``x``'s memory in
-        # place, as NumPy does, when nothing raised after the loop could
-        # leave ``x`` half written.
-        target = families.write_back_target(array)
-    else:
-        target = None
-    if target is None:
-        _note_view_write(array, other, name)
-    elif not backend.errors_may_surface(name, dtype):
-        parent, key = target
-        if data.size < split_from[0]:
-            function = whole  # (small: no pool)
-        # No fast writes for ``t``: it shares its memory with ``x`` past the
-        # write, and dies with the statement. Where ``x`` has other holders
-        # (a defensive ``x = x.copy()`` before it), ``x`` and ``t`` move onto
-        # one copy of ``x`` first (one copy, as NumPy's ``x.copy()`` made),
-        # unless ``x`` is a view whose family lives: the store of ``t`` into
-        # ``x`` then reports the write. Where they cannot move, the view's
-        # new values go into new memory in one pass, as for a shared array below.
-        derive = _inplace_derive if data.size >= IN_PLACE_MIN_SIZE else None
-        # (lives_beside_its_family's type test inline: a root ``x``, the
-        # common case, needs no call)
-        together = type(parent._family) is not _VIEWS or not families.lives_beside_its_family(
-            parent
-        )
-        reader = None
-        if (
-            type(other) is Array
-            and other._buf is not None  # (a computed operand has none: no call)
-            and other is not parent
-            and reads_own_memory(array, other)
-        ):
-            # ``x[0:10] += x[10:20]``: the operand reads ``x``'s memory too.
-            # Elements the write leaves alone stay shared (in place beside
-            # both); an overlapping operand (``x[1:] -= x[:-1]``) first copies
-            # the region it views.
-            if cow.operand_may_stay(data, other):
-                reader = (other, operand)
-            else:
-                operand = other._data
-        # (positional: a keyword argument cost the call 160 instructions)
-        cow.write_through(
-            array,
-            parent,
-            _inplace_apply,
-            function,
-            operand,
-            _NO_FAST_WRITE,
-            derive,
-            together,
-            reader,
-            key,
-        )
-        return
-    fast = fast_writes(array)
-    if data.size >= IN_PLACE_MIN_SIZE and not backend.errors_may_surface(name, dtype):
-        # Big, and no error can be raised after NumPy's loop has written:
-        # write in place (if the memory is shared, the new values go into
-        # new memory in one pass, as ``x = x - m`` would compute them).
-        cow.write(array, _inplace_apply, function, operand, fast, None, _inplace_derive)
-        return
-    # The new value beside the old, so an error raised after the loop (NumPy's
-    # error state, a warning turned into an error) leaves the array as it was.
-    _replace(array, function(data, operand), fast)
+    if array._data.size < split_from[0]:
+        function = whole  # (small: no pool)
+    inplace(array, name, function, operand, other)
 
 
-def _note_view_write(array: Array, other: object, name: str) -> None:
-    # (the in-place write of ``x[k] += v`` is told apart by its caller's code)
-    if type(array._family) is _VIEWS:
-        families.note_in_place_write(array, other, f"an in-place {name}")
-
-
-def _replace(array: Array, result: Any, fast: frozenset[type]) -> None:
-    if not cow.replace(array, result, fast):
-        # Memory a DLPack peer aliases on purpose: the peer sees the values.
-        cow.write(array, operator.setitem, Ellipsis, result, fast)
+def _the_product(data: Any, product: Any) -> Any:
+    return product
 
 
 def _check_inplace_shape(name: str, array: Array, shape: tuple[int, ...]) -> None:
@@ -583,25 +502,6 @@ def _check_inplace_shape(name: str, array: Array, shape: tuple[int, ...]) -> Non
         raise ValueError(
             f"an in-place {name} cannot change the array's shape {array.shape} to {tuple(shape)}"
         )
-
-
-def _inplace_apply(target: Any, function: Any, operand: Any) -> None:
-    function(target, operand, out=target)
-
-
-def _inplace_derive(source: Any, function: Any, operand: Any) -> Any:
-    """``source <op> operand`` as new memory, if that is what the in-place
-    write would leave (its dtype and shape; a fresh result, which nothing
-    else holds); else None, and the core copies, then writes in place."""
-    result = function(source, operand)
-    if (
-        type(result) is not type(source)
-        or result.dtype != source.dtype
-        or result.shape != source.shape
-        or result.base is not None
-    ):
-        return None
-    return result
 
 
 _PYTHON_SCALARS: Final = frozenset({int, float, complex, bool})
@@ -637,8 +537,3 @@ _CONSUMED: Final = Retired(
     "(c * 2.0 + 1.0 writes + 1.0 into the memory of c * 2.0); only code that walks "
     "the garbage collector's objects can reach it, and it can no longer be used"
 )
-
-#: From this many elements an in-place operator that cannot fail after its
-#: loop writes in place; below it, computing beside the old value costs
-#: about the same (benchmarks/core.py, "x += 1.0") and never fails half-way.
-IN_PLACE_MIN_SIZE: Final = 1 << 16

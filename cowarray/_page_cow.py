@@ -125,6 +125,7 @@ def set_page_cow(enabled: bool, threshold: int | None = None) -> PageCow:
     minimum = _settings.threshold if _settings.enabled else None
     NUMPY_BACKEND.set_page_memory(minimum)
     cow.page_cow_min = minimum
+    cow.page_cow_was_on = cow.page_cow_was_on or minimum is not None
     return before
 
 

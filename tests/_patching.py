@@ -3,6 +3,9 @@ fixture of tests/conftest.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 
 class BackendPatch:
     """Attributes of backends (an instance such as ``NUMPY_BACKEND``, or its
@@ -34,3 +37,22 @@ class BackendPatch:
                 setattr(target, name, value)
             else:
                 delattr(target, name)
+
+
+def call_out_while_a_record_is_made(patch: BackendPatch, call_out: Callable[[], object]) -> None:
+    """Run ``call_out`` each time the core makes a sharing record (or a
+    writing marker), inside the locked section that makes it, where a gc
+    callback run by the record's allocation would run; ``patch.undo()``
+    ends it."""
+    from cowarray._core import cow
+
+    made = cow.Buffer
+
+    class Calling(made):  # type: ignore[misc, valid-type]
+        __slots__ = ()
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            call_out()
+            super().__init__(*args, **kwargs)
+
+    patch.setattr(cow, "Buffer", Calling)

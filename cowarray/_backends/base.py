@@ -157,6 +157,15 @@ class Backend(Protocol):
         loop), so that cowarray must compute beside the old values."""
         ...
 
+    def in_place_facts(self, name: str, data: Any, copy_of: Any = None) -> tuple[bool, bool, Any]:
+        """What an in-place element-wise ``name`` into ``data`` must know, in
+        one call (the write decision is made next):
+        ``(errors_may_surface(name, data.dtype), must_copy_before_write(data),
+        made)``, where ``made`` is ``copy_with_view(copy_of, data)`` if
+        ``copy_of`` is given (memory ``data`` views, shared with others) and
+        neither answer rules the write in place out, else None."""
+        ...
+
     def owner_nbytes(self, data: Any) -> int:
         """Size in bytes of the memory block that ``data`` views."""
         ...

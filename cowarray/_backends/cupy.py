@@ -357,6 +357,10 @@ class CupyBackend:
     def errors_may_surface(self, name: str, dtype: Any) -> bool:
         return False  # CuPy reports no floating-point errors
 
+    def in_place_facts(self, name: str, data: Any, copy_of: Any = None) -> tuple[bool, bool, Any]:
+        # (no copy ahead: copy_with_view cannot make one here)
+        return False, self.must_copy_before_write(data), None
+
     def must_copy_before_write(self, data: Any) -> bool:
         # Asked by the core just before a holder writes its memory in place:
         # the write must not overtake a copy that still reads this memory.

@@ -388,8 +388,15 @@ class NumpyBackend:
             return None  # (a copy would place the elements at other offsets)
         start = data.__array_interface__["data"][0]
         first = view.__array_interface__["data"][0]
-        low, high = _common.address_range(first, view.shape, view.strides, view.itemsize)
-        if low < start or high > start + data.nbytes:
+        low = high = first  # (_common.address_range, inline: x[k] += d on a shared x asks)
+        for length, stride in zip(view.shape, view.strides, strict=True):
+            if length == 0:
+                return None  # (no element to place)
+            if stride < 0:
+                low += (length - 1) * stride
+            else:
+                high += (length - 1) * stride
+        if low < start or high + view.itemsize > start + data.nbytes:
             return None  # (not elements of data)
         copy = self.copy(data)
         if copy.strides != data.strides:
@@ -424,6 +431,15 @@ class NumpyBackend:
         if last_filters[1] if last_filters[0] == filters else _read_filters(filters):
             return True
         return _display_may_raise()
+
+    def in_place_facts(
+        self, name: str, data: np.ndarray, copy_of: np.ndarray | None = None
+    ) -> tuple[bool, bool, Any]:
+        errors = self.errors_may_surface(name, data.dtype)
+        must_copy = self.must_copy_before_write(data)
+        if errors or must_copy or copy_of is None:
+            return errors, must_copy, None
+        return False, False, self.copy_with_view(copy_of, data)
 
     def must_copy_before_write(self, data: np.ndarray) -> bool:
         if not data.flags.writeable:

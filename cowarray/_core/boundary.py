@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from .._deaths import call_at_death
-from . import cow, families
+from . import cow, families, write
 
 if TYPE_CHECKING:
     from .._array import Array
@@ -123,7 +123,7 @@ def expose(
     """What ``consumer_of(data, release)`` makes of ``x``'s memory, exposed to it."""
     backend = x._device.backend
     # Private memory, exposed in the same step: from here no clone shares it.
-    record = cow.expose(x, copy_allowed=copy_allowed, consumer=consumer)
+    record = write.expose(x, copy_allowed=copy_allowed, consumer=consumer)
     data = x._data
     release = _release_callback(record, int(data.nbytes))
     # Entered before the consumer has the memory, ended by its release.
@@ -173,7 +173,7 @@ def exposed_view(x: Array, consumer: str) -> Any:
     """
     if families.PENDING:
         families.flush()
-    record = cow.expose(x, copy_allowed=True, consumer=consumer)
+    record = write.expose(x, copy_allowed=True, consumer=consumer)
     data = x._data
     view = data.view()
     release = _release_callback(record, int(data.nbytes))

@@ -76,9 +76,10 @@ __all__ = [
     "Buffer",
     "Holder",
     "Observer",
+    "apply_binary",
     "count_copy",
     "count_eager_copy",
-    "expose",
+    "derive_binary",
     "hand_over",
     "hand_over_private",
     "holder_count",
@@ -86,11 +87,8 @@ __all__ = [
     "looks_shared",
     "join",
     "join_made",
-    "make_private",
     "notify",
     "only_reference_is",
-    "operand_may_stay",
-    "reader_may_stay",
     "reclaim",
     "replace",
     "set_observer",
@@ -98,7 +96,6 @@ __all__ = [
     "stable_id",
     "state_of",
     "write",
-    "write_through",
 ]
 
 _getrefcount = sys.getrefcount
@@ -221,12 +218,14 @@ class Buffer:
 
     __slots__ = (
         "__weakref__",
+        "_backend",
         "_id",
+        "_memory",
+        "_nbytes",
+        "_owner",
         "exposures",
         "fenced",
         "foreign",
-        "nbytes",
-        "owner",
         "read_only",
         "shareable",
         "writer",
@@ -235,11 +234,19 @@ class Buffer:
     # (foreign and read_only not keyword-only: a keyword-only default cost
     # every first share of private memory a tenth of the record's making)
     def __init__(
-        self, owner: object, nbytes: int, foreign: bool = False, read_only: bool = False
+        self,
+        memory: Any = None,
+        backend: Any = None,
+        foreign: bool = False,
+        read_only: bool = False,
     ) -> None:
-        #: The object that owns the memory (NumPy ``base``, a CuPy memory).
-        self.owner = owner
-        self.nbytes: int = nbytes
+        # The memory (a backend array viewing it) and its backend: the owner
+        # object and the size are asked of the backend when first wanted,
+        # never when the record is made (every first view makes one).
+        self._memory = memory
+        self._backend = backend
+        self._owner: object = None
+        self._nbytes = -1
         #: Imported memory that its producer may write.
         self.foreign: bool = foreign
         #: Memory nobody may write in place, though the backend array would allow
@@ -257,6 +264,25 @@ class Buffer:
         #: them back: the thread that would is not in the child).
         self.fenced: list[tuple[Holder, Buffer | None]] = []
         self._id: int = 0
+
+    @property
+    def owner(self) -> object:
+        """The object that owns the memory (NumPy's ``base``, a CuPy memory)."""
+        if self._owner is None and self._memory is not None:
+            self._owner = self._backend.memory_owner(self._memory)
+        return self._owner
+
+    @property
+    def nbytes(self) -> int:
+        """The size of the memory the owner holds, in bytes."""
+        if self._nbytes < 0:
+            memory = self._memory
+            self._nbytes = 0 if memory is None else int(self._backend.owner_nbytes(memory))
+        return self._nbytes
+
+    @nbytes.setter
+    def nbytes(self, nbytes: int) -> None:
+        self._nbytes = nbytes
 
     @property
     def id(self) -> int:
@@ -313,6 +339,9 @@ class Observer(Protocol):
 #: whose sparse writes are left to the operating system's page copies. Set
 #: through :func:`cowarray.set_page_cow`.
 page_cow_min: int | None = None
+#: Whether page copy-on-write was ever on in this process: until it is, no
+#: memory is page-backed and no write in place needs noting to the backend.
+page_cow_was_on = False
 #: A write spanning more than this fraction of its view's pages copies the
 #: region eagerly: the kernel's page-at-a-time copies (a fault, a 4 KiB copy)
 #: cost more than one bulk copy beyond about 1/5 of the pages (measured,
@@ -410,7 +439,7 @@ def _marker() -> Buffer:
     me = _get_ident()
     marker = _markers.get(me)
     if marker is None:
-        marker = Buffer(None, 0)
+        marker = Buffer()
         marker.shareable = False
         marker.writer = me
         _markers[me] = marker
@@ -459,7 +488,7 @@ def _count(holder: Holder) -> int:
 
 #: What :func:`_count` shows for a record with exactly one holder
 #: (cowarray._interpreter.baseline: measured at import with the same function).
-_SOLE: Final = _interpreter.baseline(_count, "_buf", lambda: Buffer(None, 0))
+_SOLE: Final = _interpreter.baseline(_count, "_buf", Buffer)
 
 
 def only_reference_is(obj: object, attribute: str) -> bool:
@@ -618,7 +647,7 @@ def _new_record(holder: Holder) -> None:
     holder._fast_write = _NO_FAST_WRITE
     backend = holder._device.backend
     data = holder._data
-    record = Buffer(backend.memory_owner(data), backend.owner_nbytes(data))
+    record = Buffer(data, backend)
     holder._donated = False
     holder._buf = record
     # The memory is about to be shared: a GPU backend notes the current
@@ -674,16 +703,32 @@ def state_of(holder: Holder) -> str:
 _RETRY, _IN_PLACE, _COPY, _COPY_SHARED, _MOVE_TOGETHER = 0, 1, 2, 3, 4
 
 
+#: :func:`write`'s ``beside``: ``(other, move, reader)``. ``other`` is a
+#: holder that may go on sharing the memory while the holder writes it in
+#: place, because the caller proved that the write leaves it right: it
+#: cannot see the written bytes (``u[0] = u[1]``, rows 0 and 1), or the
+#: statement running stores exactly these values into it next (``x`` in
+#: ``x[k] += d``: cowarray._core.write). ``move``: True where, if ``other``
+#: holds the memory with others too, ``other`` and the holder may first move
+#: onto one copy of ``other``'s memory (:func:`_move_together`), the write
+#: then going in place there; or ``(data, view, copy, moved)``, that copy
+#: made ahead by the backend (``copy_with_view(data, view)`` of the memory
+#: ``other`` and the holder held then, used only if they still do). ``reader``: ``(r, data)``, a
+#: holder that reads ``data``, memory it shares with the two, and that the
+#: caller proved disjoint from the elements written (``x[0:10] +=
+#: x[10:20]``: the operand), or None.
+Beside = tuple[Holder, Any, "tuple[Holder, Any] | None"]
+
+
 def write(
     holder: Holder,
     apply: Callable[[Any, Any, Any], object],
     a: Any,
     b: Any,
     fast: frozenset[Any] = _NO_FAST_WRITE,
-    beside: Holder | None = None,
+    beside: Beside | None = None,
     derive: Callable[[Any, Any, Any], Any] | None = None,
-    together: bool = False,
-    reader: tuple[Holder, Any] | None = None,
+    must_copy: bool | None = None,
 ) -> None:
     """Run ``apply(target, a, b)`` on memory only ``holder`` sees.
 
@@ -693,14 +738,11 @@ def write(
     write has succeeded. ``fast``: the scalar types a later ``x[i] = v`` may
     write without the core, once the view is known private and writable.
 
-    ``beside``: a holder that may go on sharing the memory while ``holder``
-    writes it in place, because the caller proved that the write leaves it
-    right: it cannot see the written bytes (:func:`reader_may_stay`), or the
-    statement running stores exactly these values into it next
-    (cowarray._core.families.write_back_target). If ``holder`` and
-    ``beside`` are the memory's only two holders, the write goes in place
-    and the record is fenced for both, so that a clone of either waits for
-    the write to end (design.md rule 12).
+    ``beside`` (:data:`Beside`): a holder the write may leave sharing the
+    memory. If ``holder`` and it (and its reader, if that still reads the
+    memory) are the memory's only holders, the write goes in place and the
+    record is fenced for both, so that a clone of either waits for the write
+    to end (design.md rule 12).
 
     ``derive``: where the write must go into a copy, ``derive(data, a, b)``
     gives the written copy in one pass instead (``x -= m`` on a shared ``x``
@@ -708,34 +750,35 @@ def write(
     then subtracting): it must return new memory that nobody else holds, of
     ``data``'s shape and dtype, or None to copy and apply after all.
 
-    ``together``: where ``beside`` holds ``holder``'s memory with others
-    too, ``beside`` and ``holder`` first move onto one copy of ``beside``'s
-    memory (:func:`_move_together`), and the write goes in place there.
-
-    ``reader``: ``(r, data)``, a holder that reads ``data``, memory it
-    shares with ``holder`` and ``beside``, and that the caller proved
-    disjoint from the elements written (``x[0:10] += x[10:20]``: ``r`` is
-    the operand). If ``r`` still holds ``data`` when the write is decided,
-    it goes on sharing it: the write goes in place with the three holders
-    ``holder``, ``beside`` and ``r`` instead of copying.
+    ``must_copy``: the backend's ``must_copy_before_write`` for the memory
+    ``holder`` views now, where the caller asked it already.
     """
     backend = holder._device.backend
+    asked = holder._data if must_copy is not None else None  # (the caller asked already)
+    other, move, reader = beside if beside is not None else (None, False, None)
     while True:
         data = holder._data
-        known = holder._fast_write  # non-empty: the core found this view private and writable
-        must_copy = (
-            False
-            if known
-            else backend.must_copy_before_write(data)  # may allocate: outside the lock
-        )
-        way, kept = _claim(holder, data, must_copy, beside, together, reader)
+        if data is asked:
+            asked = None
+        else:
+            known = holder._fast_write  # non-empty: the core found this view private and writable
+            must_copy = (
+                False
+                if known
+                else backend.must_copy_before_write(data)  # may allocate: outside the lock
+            )
+        way, kept = _claim(holder, data, bool(must_copy), other, bool(move), reader)
         if way == _MOVE_TOGETHER:
-            assert beside is not None
-            together = False  # (once: if the backend cannot, the write copies)
+            assert other is not None
+            made, move = move, False  # (once: if the backend cannot, the write copies)
             # The old record stays referenced until the write ends: the
             # caller may hold the old memory as an operand (``x[k] += x``),
             # and its other holders must not write it in place meanwhile.
-            left = _move_together(holder, beside)  # noqa: F841
+            left = _move_together(holder, other, made if type(made) is tuple else None)
+            if left is not None:
+                # The view of a fresh copy, with the strides of the view the
+                # backend found writable: nothing to ask again.
+                asked, must_copy = holder._data, False
             continue
         if way == _IN_PLACE:
             _write_in_place(holder, apply, a, b, kept, fast)
@@ -745,6 +788,28 @@ def write(
         ):
             return
         # (not committed: another thread gave the holder new memory meanwhile)
+
+
+def apply_binary(target: Any, function: Callable[..., Any], operand: Any) -> None:
+    """:func:`write`'s ``apply`` for an element-wise operation over the whole
+    memory: ``function(target, operand, out=target)``."""
+    function(target, operand, out=target)
+
+
+def derive_binary(source: Any, function: Callable[..., Any], operand: Any) -> Any:
+    """:func:`write`'s ``derive`` for :func:`apply_binary`: ``function(source,
+    operand)`` as new memory, if that is what the write would leave (its
+    dtype and shape; a fresh result, which nothing else holds); else None,
+    and the write copies, then writes in place."""
+    result = function(source, operand)
+    if (
+        type(result) is not type(source)
+        or result.dtype != source.dtype
+        or result.shape != source.shape
+        or result.base is not None
+    ):
+        return None
+    return result
 
 
 def _claim(
@@ -822,7 +887,7 @@ def _claim(
             # The two holders are ``holder`` and ``beside`` (and ``reader``),
             # and the caller proved the write leaves them right: in place, with
             # the record fenced (their joiners wait for the write too).
-            pages = PAGE_COW[holder._device.backend]
+            pages = PAGE_COW[holder._device.backend] if page_cow_was_on else None
             if pages is not None:
                 pages.note_write_in_place(data)
             marker.fenced.append((holder, buf))  # (first: see _reset_after_fork)
@@ -857,7 +922,7 @@ def _claim(
         if keep is None:
             # Memory shared until now is written in place from here on: a
             # page clone of it must copy its pages (the backend notes that).
-            pages = PAGE_COW[holder._device.backend]
+            pages = PAGE_COW[holder._device.backend] if page_cow_was_on else None
             if pages is not None:
                 pages.note_write_in_place(data)
         marker.fenced.append((holder, keep))
@@ -1057,51 +1122,9 @@ def replace(holder: Holder, result: Any, fast: frozenset[type] = _NO_FAST_WRITE)
     return True
 
 
-#: Per thread: the write-back that :func:`write_through`'s statement makes next.
-_expected = threading.local()
-
-
-def write_through(
-    view: Holder,
-    parent: Holder,
-    apply: Callable[[Any, Any, Any], object],
-    a: Any,
-    b: Any,
-    fast: frozenset[type] = _NO_FAST_WRITE,
-    derive: Callable[[Any, Any, Any], Any] | None = None,
-    together: bool = False,
-    reader: tuple[Holder, Any] | None = None,
-    key: Any = None,
-) -> None:
-    """The in-place write of ``t`` in ``x[k] += d`` (``t = x[k]``), where the
-    statement is proven to store ``t`` into ``parent`` (``x``) at ``key``
-    next (cowarray._core.families.write_back_target): :func:`write` with
-    ``parent`` beside. If it went in place, the store is expected: on this
-    thread, :func:`reader_may_stay` then knows that a store of ``view`` into
-    ``parent`` at ``key`` writes nothing, without comparing addresses (any
-    other store, such as one made by a hook between the operator and the
-    statement's store, is an ordinary store).
-    ``derive`` as for :func:`write`, where ``x`` has other holders than
-    ``t`` and the write goes into a copy of ``t``'s region.
-
-    ``together``: where ``x`` has other holders than ``t`` (``x =
-    x.copy()`` before it), ``x`` and ``t`` first move onto one copy of
-    ``x``'s memory (:func:`write`'s ``together``), and the write goes in
-    place there: one copy of ``x``, where a copy of ``t``'s region and then
-    one of ``x`` were two. The caller passes False where the write-back
-    must reach ``x``'s view family (it reports the write).
-
-    ``reader``: as for :func:`write` (the operand of ``x[0:10] +=
-    x[10:20]``, elements of ``x`` that the write leaves alone).
-    """
-    _expected.__dict__.pop("store", None)
-    data, parent_data = view._data, parent._data
-    write(view, apply, a, b, fast, parent, derive, together, reader)
-    if view._data is data and view._buf is parent._buf and parent._data is parent_data:
-        _expected.store = (view, data, parent, parent_data, key)
-
-
-def _move_together(view: Holder, parent: Holder) -> Buffer | None:
+def _move_together(
+    view: Holder, parent: Holder, made: tuple[Any, Any, Any, Any] | None
+) -> Buffer | None:
     """Give ``parent`` (``x``) a copy of its memory and ``view`` (``t``, a
     view of it) the same elements of that copy, in one section, under a new
     record they alone hold: where :func:`_claim` found others sharing their
@@ -1123,11 +1146,14 @@ def _move_together(view: Holder, parent: Holder) -> Buffer | None:
     """
     backend = parent._device.backend
     old, region = parent._data, view._data
-    made = backend.copy_with_view(old, region)
-    if made is None:
-        return None
-    copy, moved = made
-    record = Buffer(backend.memory_owner(copy), backend.owner_nbytes(copy))
+    if made is None or made[0] is not old or made[1] is not region:
+        # (none made ahead, or made of memory they no longer hold)
+        made = backend.copy_with_view(old, region)
+        if made is None:
+            return None
+        made = (old, region, *made)
+    _, _, copy, moved = made
+    record = Buffer(copy, backend)
     record.shareable = False  # (opened once both hold it)
     reentered = _lock._is_owned()
     _lock.acquire()
@@ -1168,60 +1194,6 @@ def _move_together(view: Holder, parent: Holder) -> Buffer | None:
             raise
     COUNTERS.add(nbytes)
     return shared
-
-
-def reader_may_stay(holder: Holder, index: Any, reader: Holder) -> bool | None:
-    """Before ``holder[index] = reader``, ``reader`` sharing ``holder``'s memory
-    (``u[0] = u[1]``): whether ``reader`` may go on sharing it while
-    ``holder`` writes in place (pass it as :func:`write`'s ``beside``).
-
-    None: nothing to write (``reader`` views exactly the region written:
-    ``x[k] = t`` after ``t = x[k]; t += d`` wrote ``x``'s memory through
-    ``t``). True: the written region and ``reader``'s elements are disjoint
-    (rows 0 and 1), so the write leaves what ``reader`` sees unchanged.
-    False: they overlap (``u[1:] = u[:-1]``); ``reader`` has now copied the
-    region it views, as NumPy copies an overlapping value, and the write
-    copies nothing more if ``holder`` is then the sole holder. Never the
-    whole buffer for a value that is only read (design.md rule 12).
-    """
-    expected = _expected.__dict__.pop("store", None)
-    if (
-        expected is not None
-        and expected[0] is reader
-        and expected[2] is holder
-        and expected[1] is reader._data
-        and expected[3] is holder._data
-        and type(index) is type(expected[4])
-        and index == expected[4]
-    ):
-        return None  # the write-back of write_through: the values are there
-    backend = holder._device.backend
-    region = backend.written_view(holder._data, index)
-    if region is not None:
-        source = reader._data
-        if not backend.overlaps(region, source):
-            return True
-        if backend.same_elements(region, source):
-            return None
-    make_private(reader)
-    return False
-
-
-def operand_may_stay(written: Any, reader: Holder) -> bool:
-    """Before an in-place write of the memory ``written`` that reads
-    ``reader``, which shares it (``t``'s memory and the operand in
-    ``x[0:10] += x[10:20]``): :func:`reader_may_stay`'s rule for an operand.
-
-    True: ``reader``'s elements and those written are disjoint, so it may go
-    on sharing the memory (pass ``(reader, reader._data)`` as :func:`write`'s
-    ``reader``). False: they overlap, and ``reader`` has now copied the region
-    it views, as NumPy copies an overlapping input. Never the whole buffer
-    for a value that is only read.
-    """
-    if not reader._device.backend.overlaps(written, reader._data):
-        return True
-    make_private(reader)
-    return False
 
 
 def reclaim(holder: Holder, fast: frozenset[Any]) -> bool:
@@ -1268,7 +1240,7 @@ def reclaim(holder: Holder, fast: frozenset[Any]) -> bool:
         if count > _SOLE:
             buf.shareable = True  # (its gate was open: not exposed, not foreign)
             return False
-        pages = PAGE_COW[backend]
+        pages = PAGE_COW[backend] if page_cow_was_on else None
         if pages is not None:
             pages.note_write_in_place(data)  # written in place from here on
         holder._buf = None
@@ -1279,102 +1251,6 @@ def reclaim(holder: Holder, fast: frozenset[Any]) -> bool:
     if observer is not None:
         observer.record("takeover", holder, buf, 0)
     return True
-
-
-def make_private(holder: Holder) -> None:
-    """Give ``holder`` memory nobody else holds, copying its region if needed."""
-    write(holder, _nothing, None, None)
-
-
-def _nothing(target: object, a: object, b: object) -> None:
-    return None
-
-
-def expose(
-    holder: Holder, *, copy_allowed: bool, consumer: str = "__dlpack__"
-) -> weakref.ref[Buffer]:
-    """Mark ``holder``'s memory exposed to one more consumer (DLPack, NumPy).
-
-    The memory is first made private (a copy of the holder's region if it is
-    shared, read-only or a broadcast view; with ``copy_allowed`` False other
-    holders raise BufferError instead); making it private and exposing it
-    are one step for every joiner, so no clone can slip in between.
-
-    Returns a weak reference to the exposed record, made under the lock: a
-    strong one in the caller's hands would count as a second holder, and a
-    writer on another thread would then copy the exposed memory away from
-    the consumer (seen on free-threaded 3.13).
-    """
-    skip_writer = True
-    while True:
-        # Writable memory that nobody else holds is already private: making
-        # it so would be a write of nothing through the whole write path (a
-        # third of to_torch). Whether nobody else holds it is counted under
-        # the lock below; if someone does, the loop goes the long way.
-        data = holder._data
-        buf = holder._buf  # no record, or one of plain memory (not read-only, not foreign)
-        private = (
-            skip_writer
-            and (buf is None or not (buf.read_only or buf.foreign))
-            and not holder._device.backend.must_copy_before_write(data)
-        )
-        if (
-            not copy_allowed
-            and data.size  # (an empty view has nothing a consumer could write)
-            and (
-                (buf is not None and buf.read_only)
-                or holder._device.backend.must_copy_before_write(data)
-            )
-        ):
-            raise BufferError(
-                f"{consumer}(copy=False) cannot export this array without copying: its "
-                "memory cannot be written in place (read-only, or a broadcast view), and "
-                "the consumer may write it; use copy=None (copy only if needed) or copy=True"
-            )
-        del buf  # a reference of ours would count as a holder below
-        if private and copy_allowed and looks_shared(holder):
-            # (to_torch(x[a:b]) of a live x): copy first rather than find out
-            # under the lock, a fifth of that export; the count there decides.
-            private = False
-        if copy_allowed and not private:
-            make_private(holder)
-        reentered = _lock._is_owned()
-        _lock.acquire()
-        try:
-            if reentered or not _wait_for_writer(holder, reentered):
-                raise BufferError(
-                    f"{consumer}: this array cannot be exported from code that runs inside "
-                    "a write of cowarray memory (a gc callback or __del__); export it later"
-                )
-            if private and holder._data is not data:
-                continue  # written meanwhile: decide again
-            if holder._buf is None:
-                _new_record(holder)
-            assert holder._buf is not None
-            exclusive = not _gate(holder._buf)  # exposed already: one holder (see _claim)
-            holder._buf.shareable = False
-            if exclusive or _count(holder) <= _SOLE:
-                if private:
-                    # The consumer may write this memory in place, as the
-                    # skipped takeover would have (page clones must copy it).
-                    pages = PAGE_COW[holder._device.backend]
-                    if pages is not None:
-                        pages.note_write_in_place(data)
-                holder._buf.exposures += 1
-                return weakref.ref(holder._buf)
-            holder._buf.shareable = _gate(holder._buf)
-            if private:
-                skip_writer = False  # shared after all: make it private first
-                continue
-            if not copy_allowed:
-                raise BufferError(
-                    f"{consumer}(copy=False) cannot export this array without copying: its "
-                    "buffer has other holders (lazy clones, views or NumPy exports) that "
-                    "must not see a consumer's writes; use copy=None (copy only if needed) "
-                    "or copy=True"
-                )
-        finally:
-            _lock.release()
 
 
 def hand_over(holder: Holder, poison: Any) -> tuple[Any, Buffer | None, frozenset[Any]]:

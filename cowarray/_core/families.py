@@ -43,11 +43,11 @@ Families are counted by reference counts of a small token, calibrated at
 import; whether a view is a temporary, by its reference count, calibrated
 at import too; what the caller's code does next is read from its bytecode
 (every such reading is cowarray._interpreter's). A miscount or a misread
-here costs only a missed or an extra warning. One decision of this module
-does rest on values: :func:`write_back_target`, whose answer lets a view
-write its array's memory in place, checks what it reads against the arrays
-themselves (see there), and the warning's words are read from the user's
-source apart (cowarray._core.view_write_text).
+here costs only a missed or an extra warning: no value depends on it. (The
+one reading a value does rest on, the write-back proof that lets a view
+write its array's memory in place, is cowarray._core.write's, and checks
+what it reads against the arrays themselves.) The warning's words are read
+from the user's source apart (cowarray._core.view_write_text).
 """
 
 from __future__ import annotations
@@ -106,33 +106,6 @@ class _Family:
 
     __slots__ = ("views",)
     views: _Views
-
-
-def views_token(source: Any) -> _Views:
-    """The token a new view of ``source`` holds: ``source``'s family's (a view
-    of a view of ``x`` is still ``x``'s: the token is passed on, not nested)."""
-    family = source._family
-    if type(family) is _Views:
-        return family
-    if family is None:
-        # Made without an __init__ call: every first view of an array makes
-        # one. Threads taking first views at once must all join the one that
-        # is stored: it is made first (making it may run a gc callback, which
-        # may take a view too), then stored only if none is there yet, under
-        # a lock (a signal handler that takes a view re-enters it: an RLock).
-        # From reading the slot to storing it runs no call, so no switch.
-        made = _new_object(_Family)
-        made.views = _Views()
-        with _FIRST_VIEW:
-            family = source._family
-            if family is None:
-                source._family = family = made
-        if type(family) is _Views:
-            return family
-    return family.views  # type: ignore[no-any-return]
-
-
-_FIRST_VIEW: Final = threading.RLock()
 
 
 def _references(holder: Any) -> int:
@@ -297,46 +270,6 @@ def _may_store_into_family(frame: Any, holder: Any) -> bool:
 
 #: The Array type (bound by cowarray._core.values.bind_array_type).
 _ARRAY_TYPE: list[Any] = [type(None)]
-
-
-def write_back_target(view: Any) -> tuple[Any, Any] | None:
-    """``(x, key)``: the Array that the statement now running stores ``view``
-    back into, and the key it stores at, when they are proven to be the
-    array ``view`` was taken from and the key it was taken at.
-
-    Called by an in-place operator on ``view``, a view whose memory one other
-    array shares. The answer lets the operator write ``x``'s memory in place
-    (the statement is about to store exactly those values there). The
-    reading of the statement is cowarray._interpreter.statement_store's: an
-    augmented assignment ``NAME[key] op= value`` with ``key`` built of
-    constants only, and ``NAME``'s value now. Code run within the statement
-    (the value's ``__float__``, a call, a gc callback, another thread) may
-    have rebound ``NAME``: its value must be an ``Array`` (the exact type: a
-    subclass may store elsewhere) that holds ``view``'s memory and is the
-    first array of ``view``'s family, the one it was taken from (it holds
-    the family object whose token ``view`` holds), not handed its memory by
-    a move (``move(x)`` passes that object on: the moved array is donated
-    until it is written). A lazy clone, a view or another array sharing the
-    memory starts or joins another family, or is not the family's first
-    array. So the container on the caller's stack is that array, unless it
-    is a non-Array object whose ``[key]`` gave a new view of that array and
-    code in the statement rebound ``NAME`` from it to that array (the bound
-    docs/design.md names).
-    """
-    if _interpreter.MEASURING and _get_ident() in _interpreter.MEASURING:
-        return None  # (calibrate_at_import measures the path that notes the write)
-    # (frames 0 to 2 are this function, _apply_inplace and the in-place
-    # operator's method, which call each other directly: 3 may be outside)
-    store = _interpreter.statement_store(3)
-    if store is None:
-        return None
-    container, key = store
-    if type(container) is not _ARRAY_TYPE[0] or container._buf is not view._buf:
-        return None
-    family = container._family
-    if type(family) is not _Family or family.views is not view._family or container._donated:
-        return None
-    return container, key
 
 
 def calibrate_at_import() -> None:

@@ -38,6 +38,7 @@ The invariants kept here:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from operator import index as _index
 from typing import TYPE_CHECKING, Any, Final, Literal, overload
@@ -68,6 +69,7 @@ __all__ = [
     "transposed",
     "view",
     "view_of",
+    "views_token",
 ]
 
 _object_new: Final = object.__new__
@@ -125,8 +127,34 @@ _NO_FAST_WRITE: Final[frozenset[Any]] = frozenset()
 _PENDING: Final = families.PENDING
 _flush: Final = families.flush
 _VIEWS: Final = families._Views
-_views_token: Final = families.views_token
 _in_section: Final = cow.in_section
+
+
+def views_token(source: Any) -> families._Views:
+    """The token a new view of ``source`` holds: ``source``'s family's (a view
+    of a view of ``x`` is still ``x``'s: the token is passed on, not nested)."""
+    family = source._family
+    if type(family) is _VIEWS:
+        return family
+    if family is None:
+        # Made without an __init__ call: every first view of an array makes
+        # one. Threads taking first views at once must all join the one that
+        # is stored: it is made first (making it may run a gc callback, which
+        # may take a view too), then stored only if none is there yet, under
+        # a lock (a signal handler that takes a view re-enters it: an RLock).
+        # From reading the slot to storing it runs no call, so no switch.
+        made = _object_new(families._Family)
+        made.views = _VIEWS()
+        with _FIRST_VIEW:
+            family = source._family
+            if family is None:
+                source._family = family = made
+        if type(family) is _VIEWS:
+            return family
+    return family.views  # type: ignore[no-any-return]
+
+
+_FIRST_VIEW: Final = threading.RLock()
 
 
 def private(data: Any, device: Any) -> Array:
@@ -275,7 +303,7 @@ def view_of(
                 array._donated = False
                 family = source._family  # views_token(source), inlined
                 if type(family) is not _VIEWS:
-                    family = _views_token(source) if family is None else family.views
+                    family = views_token(source) if family is None else family.views
                 array._family = family
                 if source._buf is buf and source._data is data:
                     return array
@@ -296,7 +324,7 @@ def view_of(
         cow.count_eager_copy(array, source._buf, int(result.nbytes))
         return array
     array._buf = buf  # (a reference taken under the lock: counted from then on)
-    array._family = _views_token(source)
+    array._family = views_token(source)
     return array
 
 
@@ -339,7 +367,7 @@ def transposed(source: Array) -> Array:
         array._donated = False
         family = source._family  # views_token(source), inlined
         if type(family) is not _VIEWS:
-            family = _views_token(source) if family is None else family.views
+            family = views_token(source) if family is None else family.views
         array._family = family
         if source._buf is buf and source._data is data:
             return array
@@ -371,7 +399,7 @@ def getitem(source: Array, key: Any, /) -> Array:
             array._donated = False
             family = source._family  # views_token(source), inlined
             if type(family) is not _VIEWS:
-                family = _views_token(source) if family is None else family.views
+                family = views_token(source) if family is None else family.views
             array._family = family
             if source._buf is buf and source._data is data:
                 return array
@@ -447,9 +475,6 @@ def _slice_taken(source: Array, data: Any, view: Any, key: slice) -> slice:
     return slice(start, stop if stop >= 0 else None, step)
 
 
-_PLAIN_BOUNDS: Final = (int, type(None))
-
-
 def plain_slice(key: slice) -> slice:
     """``key`` with bounds that read as they are: ints and None are left,
     anything else is converted once by its ``__index__`` (which may run
@@ -464,15 +489,17 @@ def plain_slice(key: slice) -> slice:
 
 def slice_is_plain(key: slice) -> bool:
     """Whether ``key``'s bounds are ints or None (NumPy reads them running no code)."""
+    # (``is`` tests: a type's ``==`` could run a metaclass's code)
+    start, stop, step = key.start, key.stop, key.step
     return (
-        type(key.start) in _PLAIN_BOUNDS
-        and type(key.stop) in _PLAIN_BOUNDS
-        and type(key.step) in _PLAIN_BOUNDS
+        (start is None or type(start) is int)
+        and (stop is None or type(stop) is int)
+        and (step is None or type(step) is int)
     )
 
 
 def _bound(bound: Any) -> Any:
-    if type(bound) in _PLAIN_BOUNDS or not hasattr(type(bound), "__index__"):
+    if bound is None or type(bound) is int or not hasattr(type(bound), "__index__"):
         return bound
     return _index(bound)
 
@@ -528,7 +555,7 @@ def reshape_view(x: Array, shape: tuple[Any, ...]) -> Array | None:
         array._donated = False
         family = x._family  # views_token(source), inlined
         if type(family) is not _VIEWS:
-            family = _views_token(x) if family is None else family.views
+            family = views_token(x) if family is None else family.views
         array._family = family
         if x._buf is buf and x._data is data:
             return array
@@ -593,7 +620,7 @@ def _wrap(
                 array._data = device.backend.copy(result)
                 cow.count_eager_copy(array, source._buf, int(array._data.nbytes))
             array._buf = buf
-            array._family = _views_token(source)
+            array._family = views_token(source)
             return array
     del base, result  # _wrap_other_view counts the references to the base
     return _wrap_other_view(array, inputs, again, retry)
@@ -632,7 +659,7 @@ def _wrap_other_view(
                 array._data = backend.copy(array._data)
                 cow.count_eager_copy(array, source._buf, int(array._data.nbytes))
             array._buf = buf
-            array._family = _views_token(source)
+            array._family = views_token(source)
             return array
     # A view of a temporary the backend made for this call: nobody else holds
     # it. If it cannot be written in place, the core sees that at write time.

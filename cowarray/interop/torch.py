@@ -26,7 +26,7 @@ from .._array import Array
 from .._core import families
 from .._core.boundary import exposed_view
 from .._core.cow import count_copy, looks_shared
-from .._core.values import given_away, private
+from .._core.values import given_away, private, views_token
 from .._devices import CPU
 from .._dlpack import count_import_copy, from_dlpack, import_zero_copy
 from .._errors import not_an_array, refuse_out
@@ -159,7 +159,7 @@ def to_torch(x: Array, /, *, copy: bool | None = None) -> torch.Tensor:
                 if where is None
                 else families.watch_export(view.view(), np, where, _THROUGH_TORCH)
             )
-            families.in_family_until_death(view, families.views_token(x), watch)
+            families.in_family_until_death(view, views_token(x), watch)
             return tensor
     if copy is not None and type(copy) is not bool:
         raise TypeError(f"to_torch: copy must be True, False or None, got {copy!r}")
@@ -291,7 +291,7 @@ def _copy_to_torch(library: Any, x: Array) -> torch.Tensor | None:
     # then; the view's death is what ends it.)
     where = families.writing_location() if families.lives_beside_its_family(x) else None
     watch = None if where is None else families.watch_export(copied, np, where, _THROUGH_TORCH)
-    families.in_family_until_death(given, families.views_token(x), watch)
+    families.in_family_until_death(given, views_token(x), watch)
     return tensor
 
 

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import cowarray as ca
-from cowarray._core import cow
+from cowarray._core import cow, write
 from cowarray._operators import IN_PLACE_MIN_SIZE
 from cowarray.testing import assert_equal_to_model, to_numpy
 
@@ -624,7 +624,7 @@ def test_a_release_during_a_locked_section_does_not_deadlock() -> None:
     # A garbage collection inside any locked section of the core may end a
     # DLPack exposure on the same thread; its release must not wait forever.
     x = ca.zeros(3)
-    buf = cow.expose(x, copy_allowed=True)()
+    buf = write.expose(x, copy_allowed=True)()
     finished = threading.Event()
 
     def collect_inside_the_lock() -> None:

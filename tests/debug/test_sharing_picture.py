@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import cowarray as ca
-from cowarray._core import cow
+from cowarray._core import write
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -59,7 +59,7 @@ def test_foreign_and_exposed_buffers_are_named_by_state(backend_device: ca.Devic
     native = backend_device.backend.asarray(np.arange(3.0))
     foreign = ca.asarray(native, device=backend_device, copy=False)
     exposed = ca.zeros(2, device=backend_device)
-    record = cow.expose(exposed, copy_allowed=True)
+    record = write.expose(exposed, copy_allowed=True)
     try:
         picture = ca.sharing_picture(foreign=foreign, exposed=exposed)
     finally:

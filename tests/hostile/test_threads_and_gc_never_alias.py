@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 from _attack import assert_no_aliases, gc_callback, host, run_together, switching_every_microsecond
-from _patching import BackendPatch
+from _patching import BackendPatch, call_out_while_a_record_is_made
 
 import cowarray as ca
 
@@ -353,18 +353,10 @@ def test_threads_moving_and_cloning_never_alias(
 def _call_out_while_a_record_is_made(
     backend_patch: BackendPatch, call_out: Callable[[], None]
 ) -> None:
-    """Run ``call_out`` inside the core's section that makes a record (it asks
-    the backend for the memory's owner there), where a gc callback run by the
-    record's allocation would run; ``backend_patch.undo()`` ends it."""
-    from cowarray._backends.numpy import NUMPY_BACKEND
-
-    real = NUMPY_BACKEND.memory_owner
-
-    def calling_out(data: object) -> object:
-        call_out()
-        return real(data)
-
-    backend_patch.setattr(NUMPY_BACKEND, "memory_owner", calling_out)
+    """Run ``call_out`` inside the core's section that makes a record, where
+    a gc callback run by the record's allocation would run;
+    ``backend_patch.undo()`` ends it."""
+    call_out_while_a_record_is_made(backend_patch, call_out)
 
 
 def test_a_move_on_another_thread_while_a_clone_joins_never_aliases(

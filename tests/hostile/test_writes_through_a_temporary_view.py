@@ -1,6 +1,6 @@
 """``x[a:b] += d`` writes ``x`` in place, with no copy, only where the
 statement is proven to store the result back into ``x`` (design.md rule 12;
-cowarray._core.families.write_back_target), and every way of breaking that
+cowarray._core.write._write_back_target), and every way of breaking that
 proof falls back to a copy that keeps every other value right.
 
 Semantics are compared with NumPy run on eager copies; copies are read from
@@ -750,7 +750,7 @@ def test_an_operand_that_leaves_before_the_write_is_decided_is_not_counted_twice
     state: dict[str, Any] = {"armed": False, "clone": None}
 
     def ask(self: Any, data: Any) -> bool:
-        if state["armed"] and _running("write_through"):
+        if state["armed"] and _running("_write_through"):  # (cowarray._core.write)
             state["armed"] = False
             x = state["x"]
             operand = next(
