@@ -8,6 +8,10 @@ take the operators' categories, which ``_checks`` holds because the Array
 needs them before any op module is imported). Binary functions accept Python
 scalars for either argument (at least one must be an Array), with
 promotion (design rule 11) checked by the Array's operation factory.
+
+Every function here takes NumPy's ``out=`` and ``casting=`` (keyword-only):
+the result, computed as without ``out=``, is written into ``out`` through
+copy-on-write by the rules of NumPy's ufuncs (``_out.write_ufunc_out``).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from .._array import Array
 from .._checks import (
@@ -33,6 +37,7 @@ from .._core.values import fresh, lazy_clone, may_view
 from .._dtypes import normalize_scalar, one_kind, promote, scalar_result_dtype
 from .._errors import not_an_array
 from .._operators import binary_operation, unary_operation
+from ._out import write_out, write_ufunc_out
 from .data_types import iinfo
 
 __all__ = [
@@ -108,6 +113,33 @@ __all__ = [
 
 Scalar = bool | int | float | complex
 
+
+class _Binary(Protocol):
+    """The type of a binary element-wise function (``add``)."""
+
+    __name__: str
+
+    def __call__(
+        self,
+        x1: Array | Scalar,
+        x2: Array | Scalar,
+        /,
+        *,
+        out: Array | None = None,
+        casting: str = "same_kind",
+    ) -> Array: ...
+
+
+class _Unary(Protocol):
+    """The type of a unary element-wise function (``sqrt``)."""
+
+    __name__: str
+
+    def __call__(
+        self, x: Array, /, *, out: Array | None = None, casting: str = "same_kind"
+    ) -> Array: ...
+
+
 _DOC = """{summary}
 
 Parameters
@@ -126,27 +158,53 @@ Examples
 {output}
 """
 
-_BINARY_PARAMETERS = """x1, x2 : Array or Python scalar
+_OUT_PARAMETERS = """out : Array, optional
+    An Array to write the result into, through copy-on-write (NumPy's
+    ``out=``): of the result's shape or one it broadcasts to, on its device,
+    of a dtype it casts to under ``casting``. ``out`` itself is returned;
+    arrays sharing its buffer keep their values. Keyword-only.
+casting : str, default "same_kind"
+    NumPy's rule for casting the result into ``out`` (``"no"``,
+    ``"equiv"``, ``"safe"``, ``"same_kind"``, ``"unsafe"``); used with
+    ``out`` only."""
+
+_BINARY_PARAMETERS = f"""x1, x2 : Array or Python scalar
     The operands; at least one must be an Array. They broadcast against each
     other and promote: the standard's table within a kind, NumPy 2's result
-    across kinds (design rule 11); Python scalars are weak (NEP 50)."""
+    across kinds (design rule 11); Python scalars are weak (NEP 50).
+{_OUT_PARAMETERS}"""
 
-_UNARY_PARAMETERS = """x : Array
-    The input."""
+_UNARY_PARAMETERS = f"""x : Array
+    The input.
+{_OUT_PARAMETERS}"""
 
 
 def _binary(
     name: str, summary: str, example: str, output: str, accepts: str | None = None
-) -> Callable[[Array | Scalar, Array | Scalar], Array]:
-    # The public function is the very function the operators call: no
-    # extra layer between ``x + y`` and ``add(x, y)``.
+) -> _Binary:
+    # The public function calls the very operation the operators compute
+    # with; ``out=`` costs a call without it one test.
     declare_category(name, accepts)
-    function: Callable[[Array | Scalar, Array | Scalar], Array] = binary_operation(name)
+    operation: Callable[[Any, Any], Array] = binary_operation(name)
+
+    def function(
+        x1: Array | Scalar,
+        x2: Array | Scalar,
+        /,
+        *,
+        out: Array | None = None,
+        casting: str = "same_kind",
+    ) -> Array:
+        if out is None:
+            return operation(x1, x2)
+        return write_ufunc_out(out, operation(x1, x2), name, casting)
+
+    function.__name__ = function.__qualname__ = name
     function.__module__ = "cowarray"
     function.__doc__ = _DOC.format(
         summary=summary,
         parameters=_BINARY_PARAMETERS,
-        returns="A new array; inputs are never modified.",
+        returns="A new array (``out`` itself with ``out=``); inputs are never modified.",
         example=example,
         output=output,
     )
@@ -155,14 +213,22 @@ def _binary(
 
 def _unary(
     name: str, summary: str, example: str, output: str, accepts: str | None = None
-) -> Callable[[Array], Array]:
+) -> _Unary:
     declare_category(name, accepts)
-    function: Callable[[Array], Array] = unary_operation(name)
+    operation: Callable[[Any], Array] = unary_operation(name)
+
+    def function(x: Array, /, *, out: Array | None = None, casting: str = "same_kind") -> Array:
+        if out is None:
+            return operation(x)
+        return write_ufunc_out(out, operation(x), name, casting)
+
+    function.__name__ = function.__qualname__ = name
     function.__module__ = "cowarray"
     function.__doc__ = _DOC.format(
         summary=summary,
         parameters=_UNARY_PARAMETERS,
-        returns="A new array with ``x``'s shape; ``x`` is never modified.",
+        returns="A new array with ``x``'s shape (``out`` itself with ``out=``); ``x`` is "
+        "never modified.",
         example=example,
         output=output,
     )
@@ -393,6 +459,9 @@ def clip(
     /,
     min: int | float | Array | None = None,
     max: int | float | Array | None = None,
+    *,
+    out: Array | None = None,
+    casting: str = "same_kind",
 ) -> Array:
     """Each element of ``x`` clamped to the range ``[min, max]``.
 
@@ -404,6 +473,14 @@ def clip(
         The bounds; ``None`` applies no bound. Arrays broadcast with ``x``.
         An integer bound outside ``x``'s dtype range is saturated to that
         range. A NaN bound gives NaN.
+    out : Array, optional
+        An Array to write the result into, through copy-on-write, as
+        ``numpy.clip``'s ``out=`` (``ca.clip(V, 0, 1, out=V)``): of the
+        result's shape or one it broadcasts to, on its device, of a dtype it
+        casts to under ``casting``. Keyword-only.
+    casting : str, default "same_kind"
+        NumPy's rule for casting the result into ``out``; used with ``out``
+        only.
 
     Returns
     -------
@@ -411,7 +488,8 @@ def clip(
         A new array of the broadcast shape, with ``x``'s dtype when every
         bound is of ``x``'s kind (the standard's rule); a bound of another
         kind (a float bound of an integer ``x``) gives NumPy 2's promoted
-        dtype, as ``numpy.clip`` does (design rule 11).
+        dtype, as ``numpy.clip`` does (design rule 11). With ``out=``,
+        ``out`` itself.
 
     Examples
     --------
@@ -420,7 +498,14 @@ def clip(
     cowarray.Array([0, 0, 5], dtype=int64)
     >>> ca.clip(ca.asarray([1.0, 9.0]), max=ca.asarray([0.5, 10.0]))
     cowarray.Array([0.5, 9. ], dtype=float64)
+    >>> v = ca.asarray([-0.5, 0.25, 1.5])
+    >>> ca.clip(v, 0, 1, out=v) is v
+    True
+    >>> v
+    cowarray.Array([0.  , 0.25, 1.  ], dtype=float64)
     """
+    if out is not None:
+        return write_ufunc_out(out, clip(x, min, max), "clip", casting)
     if type(x) is not Array:
         raise not_an_array("clip", "x", x)
     check_dtypes("clip", x.dtype)
@@ -480,7 +565,7 @@ def _clip_bound(x: Array, bound: object, name: str) -> object:
 
 
 @accepts(NUMERIC)
-def round(x: Array, /, *, decimals: int = 0) -> Array:
+def round(x: Array, /, *, decimals: int = 0, out: Array | None = None) -> Array:
     """Each element rounded to ``decimals`` decimal places (halves to even).
 
     ``round(x)`` is the standard's (to integer-valued numbers); ``decimals``
@@ -493,11 +578,16 @@ def round(x: Array, /, *, decimals: int = 0) -> Array:
         A numeric array.
     decimals : int, default 0
         The number of decimal places, keyword-only.
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``; ``"same_kind"`` casting, as
+        ``numpy.round``). Keyword-only.
 
     Returns
     -------
     Array
-        A new array of ``x``'s dtype; ``x`` is never modified.
+        A new array of ``x``'s dtype (``out`` itself with ``out=``); ``x``
+        is never modified.
 
     Examples
     --------
@@ -507,6 +597,8 @@ def round(x: Array, /, *, decimals: int = 0) -> Array:
     >>> ca.round(ca.asarray([1.234, 15.0]), decimals=1)
     cowarray.Array([ 1.2, 15. ], dtype=float64)
     """
+    if out is not None:
+        return write_out(out, round(x, decimals=decimals), "round", "same_kind")
     if decimals == 0 and type(decimals) is int:
         return _round_to_integers(x)
     if type(x) is not Array:
@@ -520,8 +612,10 @@ def round(x: Array, /, *, decimals: int = 0) -> Array:
 _round_to_integers: Callable[[Array], Array] = unary_operation("round")  # (after @accepts)
 
 
-def around(a: Array, /, decimals: int = 0) -> Array:
+def around(a: Array, /, decimals: int = 0, out: Array | None = None) -> Array:
     """NumPy's name for :func:`round`: ``a`` rounded to ``decimals`` decimal places.
+
+    ``out`` is :func:`round`'s, positional third as in ``numpy.around``.
 
     Examples
     --------
@@ -529,4 +623,4 @@ def around(a: Array, /, decimals: int = 0) -> Array:
     >>> ca.around(ca.asarray([1250.0, 1.25]), -2)
     cowarray.Array([1200.,    0.], dtype=float64)
     """
-    return round(a, decimals=decimals)
+    return round(a, decimals=decimals, out=out)

@@ -20,6 +20,7 @@ from .._devices import Device
 from .._dtypes import complex64, complex128, float16, float32, one_kind, promote, to_dtype
 from .._errors import matmul_shapes, reports_linalg_errors
 from ._args import normalize_axes, require_array
+from ._out import write_ufunc_out
 
 __all__ = [
     "EigResult",
@@ -208,7 +209,9 @@ def _rtol(rtol: object, function: str, device: Device) -> Any:
 # -- main namespace functions -----------------------------------------------
 
 
-def matmul(x1: Array, x2: Array, /) -> Array:
+def matmul(
+    x1: Array, x2: Array, /, *, out: Array | None = None, casting: str = "same_kind"
+) -> Array:
     """The matrix product of ``x1`` and ``x2`` (``x1 @ x2``), batched over leading axes.
 
     Parameters
@@ -217,11 +220,19 @@ def matmul(x1: Array, x2: Array, /) -> Array:
         Numeric arrays with at least one dimension each. A 1-D operand is a
         vector: a leading (``x1``) or trailing (``x2``) axis of length one is
         added for the product and removed from the result.
+    out : Array, optional
+        An Array to write the result into, through copy-on-write (NumPy's
+        ``out=``): of the result's shape or one it broadcasts to, of a dtype
+        it casts to under ``casting``. Keyword-only.
+    casting : str, default "same_kind"
+        NumPy's rule for casting the result into ``out``; used with ``out``
+        only.
 
     Returns
     -------
     Array
-        The product, in the promoted dtype of ``x1`` and ``x2``.
+        The product, in the promoted dtype of ``x1`` and ``x2`` (``out``
+        itself with ``out=``).
 
     Examples
     --------
@@ -229,6 +240,8 @@ def matmul(x1: Array, x2: Array, /) -> Array:
     >>> ca.matmul(ca.asarray([[1, 2], [3, 4]]), ca.asarray([1, 1]))
     cowarray.Array([3, 7], dtype=int64)
     """
+    if out is not None:
+        return write_ufunc_out(out, matmul(x1, x2), "matmul", casting)
     if type(x1) is Array and type(x2) is Array:
         # The common case, checked in a few attribute reads: one device, one
         # numeric dtype, aligned shapes. Anything else takes the full checks.
@@ -341,7 +354,15 @@ def tensordot(x1: Array, x2: Array, /, *, axes: int | tuple[Any, Any] = 2) -> Ar
     return fresh(_as_dtype(result, dtype), device)
 
 
-def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
+def vecdot(
+    x1: Array,
+    x2: Array,
+    /,
+    *,
+    axis: int = -1,
+    out: Array | None = None,
+    casting: str = "same_kind",
+) -> Array:
     """The dot product of vectors along ``axis``, conjugating ``x1``.
 
     The other axes broadcast; the vector axis must have the same length in
@@ -353,11 +374,19 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
         Numeric arrays with at least one dimension.
     axis : int
         The vector axis, counted from the end (``-1``: the last one).
+    out : Array, optional
+        An Array to write the result into, through copy-on-write (NumPy's
+        ``out=``): of the result's shape or one it broadcasts to, of a dtype
+        it casts to under ``casting``. Keyword-only.
+    casting : str, default "same_kind"
+        NumPy's rule for casting the result into ``out``; used with ``out``
+        only.
 
     Returns
     -------
     Array
-        ``sum(conj(x1) * x2)`` along ``axis``, broadcast over the other axes.
+        ``sum(conj(x1) * x2)`` along ``axis``, broadcast over the other axes
+        (``out`` itself with ``out=``).
 
     Examples
     --------
@@ -365,6 +394,8 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
     >>> ca.vecdot(ca.asarray([[1.0, 2.0], [3.0, 4.0]]), ca.asarray([1.0, 1.0]))
     cowarray.Array([3., 7.], dtype=float64)
     """
+    if out is not None:
+        return write_ufunc_out(out, vecdot(x1, x2, axis=axis), "vecdot", casting)
     if type(x1) is Array and type(x2) is Array and type(axis) is int and axis < 0:
         a, b = x1._data, x2._data
         device = x1._device
