@@ -27,6 +27,7 @@ from ._devices import Device
 from ._dtypes import ALL_DTYPES, float32, float64, int64, to_dtype
 from ._errors import not_an_array
 from ._ops._args import normalize_axis, normalize_shape
+from ._ops._out import check_out, write_out
 from ._ops.creation import _device_or_default
 from ._ops.manipulation import broadcast_shapes
 
@@ -134,6 +135,21 @@ class Generator:
             raise TypeError(f"the backend drew an unsupported dtype {data.dtype}")
         return fresh(data, self._device)
 
+    def _out_shape(
+        self, out: object, size: tuple[int, ...] | None, dtype: Any, function: str
+    ) -> tuple[int, ...]:
+        """The shape ``out=`` asks for, checked before anything is drawn: ``out``
+        is an Array on this generator's device, of ``dtype``, and ``size`` is
+        None or ``out``'s shape (NumPy's rule)."""
+        shape = tuple(out._data.shape) if type(out) is Array else ()
+        if size is not None and type(out) is Array and size != shape:
+            raise ValueError(
+                f"{function}: size {size} differs from out's shape {shape}; pass only out "
+                "(its shape is the size), or a size equal to it"
+            )
+        check_out(out, function, self._device, dtype, shape, "no")
+        return shape
+
     def _array_data(self, value: Array, name: str, function: str) -> Any:
         if value._device is not self._device:
             raise ValueError(
@@ -202,7 +218,7 @@ class Generator:
 
     # -- distributions ------------------------------------------------------------
 
-    def random(self, size: Size = None, dtype: Any = float64) -> Array:
+    def random(self, size: Size = None, dtype: Any = float64, out: Array | None = None) -> Array:
         """Uniform floats in the half-open interval [0.0, 1.0).
 
         Parameters
@@ -211,10 +227,15 @@ class Generator:
             The result's shape; None (default) gives a 0-d Array.
         dtype : dtype, optional
             ``float64`` (default) or ``float32``.
+        out : Array, optional
+            An Array of dtype ``dtype`` to fill, through copy-on-write, as
+            NumPy's ``out=``: its shape is the size (``size`` may only repeat
+            it). Checked before anything is drawn.
 
         Returns
         -------
         Array
+            ``out`` itself with ``out=``.
 
         Examples
         --------
@@ -224,6 +245,9 @@ class Generator:
         """
         dtype = _dtype_among(dtype, (float64, float32), "random", "float32 or float64")
         shape = _size(size)
+        if out is not None:
+            shape = self._out_shape(out, shape, dtype, "random")
+            return write_out(out, self.random(shape, dtype), "random", "no")
         return self._result(self._source.random(size=shape, dtype=dtype))
 
     def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Size = None) -> Array:
@@ -304,7 +328,9 @@ class Generator:
         self._check_size(shape, "normal", loc, scale)
         return self._result(self._source.normal(loc, scale, size=shape))
 
-    def standard_normal(self, size: Size = None, dtype: Any = float64) -> Array:
+    def standard_normal(
+        self, size: Size = None, dtype: Any = float64, out: Array | None = None
+    ) -> Array:
         """Samples of the standard normal distribution (mean 0, deviation 1).
 
         Parameters
@@ -313,10 +339,13 @@ class Generator:
             The result's shape; None (default) gives a 0-d Array.
         dtype : dtype, optional
             ``float64`` (default) or ``float32``.
+        out : Array, optional
+            An Array of dtype ``dtype`` to fill, as :meth:`random`'s.
 
         Returns
         -------
         Array
+            ``out`` itself with ``out=``.
 
         Examples
         --------
@@ -326,6 +355,9 @@ class Generator:
         """
         dtype = _dtype_among(dtype, (float64, float32), "standard_normal", "float32 or float64")
         shape = _size(size)
+        if out is not None:
+            shape = self._out_shape(out, shape, dtype, "standard_normal")
+            return write_out(out, self.standard_normal(shape, dtype), "standard_normal", "no")
         return self._result(self._source.standard_normal(size=shape, dtype=dtype))
 
     def integers(

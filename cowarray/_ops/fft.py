@@ -2,7 +2,9 @@
 
 Each transform checks its arguments, calls the backend's ``xp.fft`` once and
 wraps the fresh result. Precision is kept: single precision input gives
-``complex64`` (or ``float32`` for the real-output transforms).
+``complex64`` (or ``float32`` for the real-output transforms). Each takes
+NumPy 2's ``out=`` (keyword-only): an Array of the result's shape, written
+through copy-on-write under same-kind casting, as NumPy's.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from .._core.values import fresh
 from .._devices import CPU, Device, as_device
 from .._dtypes import DEFAULT_FLOAT, complex64, complex128, float32, float64, to_dtype
 from ._args import normalize_axes, normalize_axis, require_array
+from ._out import write_out
 
 __all__ = [
     "fft",
@@ -104,7 +107,15 @@ def _many_axes(
     return fresh(transform(x._data, s=s, axes=axes, norm=norm), x._device)
 
 
-def fft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> Array:
+def fft(
+    x: Array,
+    /,
+    *,
+    n: int | None = None,
+    axis: int = -1,
+    norm: Norm = "backward",
+    out: Array | None = None,
+) -> Array:
     """The one-dimensional discrete Fourier transform along ``axis``.
 
     Parameters
@@ -119,6 +130,9 @@ def fft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "back
     norm : {"backward", "ortho", "forward"}
         Which direction is scaled: ``"backward"`` leaves the forward
         transform unscaled, ``"ortho"`` scales both by ``1/sqrt(n)``.
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``, same-kind casting); keyword-only.
 
     Returns
     -------
@@ -131,10 +145,20 @@ def fft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "back
     >>> ca.fft.fft(ca.asarray([1.0, 0.0, 0.0, 0.0]))
     cowarray.Array([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j], dtype=complex128)
     """
+    if out is not None:
+        return write_out(out, fft(x, n=n, axis=axis, norm=norm), "fft", "same_kind")
     return _one_axis("fft", "fc", x, n, axis, norm)
 
 
-def ifft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> Array:
+def ifft(
+    x: Array,
+    /,
+    *,
+    n: int | None = None,
+    axis: int = -1,
+    norm: Norm = "backward",
+    out: Array | None = None,
+) -> Array:
     """The inverse of :func:`fft` along ``axis``.
 
     Parameters
@@ -147,6 +171,9 @@ def ifft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "bac
         The axis to transform.
     norm : {"backward", "ortho", "forward"}
         Which direction is scaled by ``1/n`` (``"ortho"``: both by ``1/sqrt(n)``).
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``, same-kind casting); keyword-only.
 
     Returns
     -------
@@ -159,6 +186,8 @@ def ifft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "bac
     >>> ca.fft.ifft(ca.asarray([4.0 + 0j, 0j, 0j, 0j]))
     cowarray.Array([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j], dtype=complex128)
     """
+    if out is not None:
+        return write_out(out, ifft(x, n=n, axis=axis, norm=norm), "ifft", "same_kind")
     return _one_axis("ifft", "fc", x, n, axis, norm)
 
 
@@ -169,6 +198,7 @@ def fftn(
     s: Sequence[int] | None = None,
     axes: Sequence[int] | None = None,
     norm: Norm = "backward",
+    out: Array | None = None,
 ) -> Array:
     """The n-dimensional discrete Fourier transform over ``axes`` (all by default).
 
@@ -184,6 +214,9 @@ def fftn(
         The axes to transform; default all, or the last ``len(s)``.
     norm : {"backward", "ortho", "forward"}
         Which direction is scaled.
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``, same-kind casting); keyword-only.
 
     Returns
     -------
@@ -197,6 +230,8 @@ def fftn(
     cowarray.Array([[4.+0.j, 0.+0.j],
                     [0.+0.j, 0.+0.j]], dtype=complex128)
     """
+    if out is not None:
+        return write_out(out, fftn(x, s=s, axes=axes, norm=norm), "fftn", "same_kind")
     return _many_axes("fftn", "fc", x, s, axes, norm)
 
 
@@ -207,6 +242,7 @@ def ifftn(
     s: Sequence[int] | None = None,
     axes: Sequence[int] | None = None,
     norm: Norm = "backward",
+    out: Array | None = None,
 ) -> Array:
     """The inverse of :func:`fftn`.
 
@@ -220,6 +256,9 @@ def ifftn(
         The axes to transform; default all, or the last ``len(s)``.
     norm : {"backward", "ortho", "forward"}
         Which direction is scaled.
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``, same-kind casting); keyword-only.
 
     Returns
     -------
@@ -233,10 +272,20 @@ def ifftn(
     cowarray.Array([[1.+0.j, 1.+0.j],
                     [1.+0.j, 1.+0.j]], dtype=complex128)
     """
+    if out is not None:
+        return write_out(out, ifftn(x, s=s, axes=axes, norm=norm), "ifftn", "same_kind")
     return _many_axes("ifftn", "fc", x, s, axes, norm)
 
 
-def rfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> Array:
+def rfft(
+    x: Array,
+    /,
+    *,
+    n: int | None = None,
+    axis: int = -1,
+    norm: Norm = "backward",
+    out: Array | None = None,
+) -> Array:
     """The Fourier transform of real input: the ``n // 2 + 1`` non-negative frequencies.
 
     Parameters
@@ -249,6 +298,9 @@ def rfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "bac
         The axis to transform.
     norm : {"backward", "ortho", "forward"}
         Which direction is scaled by ``1/n`` (``"ortho"``: both by ``1/sqrt(n)``).
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``, same-kind casting); keyword-only.
 
     Returns
     -------
@@ -261,10 +313,20 @@ def rfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "bac
     >>> ca.fft.rfft(ca.asarray([1.0, 1.0, 1.0, 1.0]))
     cowarray.Array([4.+0.j, 0.+0.j, 0.+0.j], dtype=complex128)
     """
+    if out is not None:
+        return write_out(out, rfft(x, n=n, axis=axis, norm=norm), "rfft", "same_kind")
     return _one_axis("rfft", "f", x, n, axis, norm)
 
 
-def irfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> Array:
+def irfft(
+    x: Array,
+    /,
+    *,
+    n: int | None = None,
+    axis: int = -1,
+    norm: Norm = "backward",
+    out: Array | None = None,
+) -> Array:
     """The inverse of :func:`rfft`: real output of length ``n`` (default ``2 * (m - 1)``).
 
     Parameters
@@ -277,6 +339,9 @@ def irfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "ba
         The axis to transform.
     norm : {"backward", "ortho", "forward"}
         Which direction is scaled by ``1/n`` (``"ortho"``: both by ``1/sqrt(n)``).
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``, same-kind casting); keyword-only.
 
     Returns
     -------
@@ -289,6 +354,8 @@ def irfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "ba
     >>> ca.fft.irfft(ca.asarray([4.0 + 0j, 0j, 0j]))
     cowarray.Array([1., 1., 1., 1.], dtype=float64)
     """
+    if out is not None:
+        return write_out(out, irfft(x, n=n, axis=axis, norm=norm), "irfft", "same_kind")
     return _one_axis("irfft", "fc", x, n, axis, norm)
 
 
@@ -299,6 +366,7 @@ def rfftn(
     s: Sequence[int] | None = None,
     axes: Sequence[int] | None = None,
     norm: Norm = "backward",
+    out: Array | None = None,
 ) -> Array:
     """The n-dimensional Fourier transform of real input (last axis halved).
 
@@ -312,6 +380,9 @@ def rfftn(
         The axes to transform; default all, or the last ``len(s)``.
     norm : {"backward", "ortho", "forward"}
         Which direction is scaled.
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``, same-kind casting); keyword-only.
 
     Returns
     -------
@@ -324,6 +395,8 @@ def rfftn(
     >>> ca.fft.rfftn(ca.ones((2, 2))).shape
     (2, 2)
     """
+    if out is not None:
+        return write_out(out, rfftn(x, s=s, axes=axes, norm=norm), "rfftn", "same_kind")
     return _many_axes("rfftn", "f", x, s, axes, norm)
 
 
@@ -334,6 +407,7 @@ def irfftn(
     s: Sequence[int] | None = None,
     axes: Sequence[int] | None = None,
     norm: Norm = "backward",
+    out: Array | None = None,
 ) -> Array:
     """The inverse of :func:`rfftn`: real output.
 
@@ -347,6 +421,9 @@ def irfftn(
         The axes to transform; default all, or the last ``len(s)``.
     norm : {"backward", "ortho", "forward"}
         Which direction is scaled.
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``, same-kind casting); keyword-only.
 
     Returns
     -------
@@ -360,10 +437,20 @@ def irfftn(
     cowarray.Array([[1., 1.],
                     [1., 1.]], dtype=float64)
     """
+    if out is not None:
+        return write_out(out, irfftn(x, s=s, axes=axes, norm=norm), "irfftn", "same_kind")
     return _many_axes("irfftn", "fc", x, s, axes, norm)
 
 
-def hfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> Array:
+def hfft(
+    x: Array,
+    /,
+    *,
+    n: int | None = None,
+    axis: int = -1,
+    norm: Norm = "backward",
+    out: Array | None = None,
+) -> Array:
     """The transform of a Hermitian-symmetric signal given by its first half: real output.
 
     Parameters
@@ -376,6 +463,9 @@ def hfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "bac
         The axis to transform.
     norm : {"backward", "ortho", "forward"}
         Which direction is scaled by ``1/n`` (``"ortho"``: both by ``1/sqrt(n)``).
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``, same-kind casting); keyword-only.
 
     Returns
     -------
@@ -388,10 +478,20 @@ def hfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "bac
     >>> ca.fft.hfft(ca.asarray([1.0 + 0j, 0j, 0j]))
     cowarray.Array([1., 1., 1., 1.], dtype=float64)
     """
+    if out is not None:
+        return write_out(out, hfft(x, n=n, axis=axis, norm=norm), "hfft", "same_kind")
     return _one_axis("hfft", "fc", x, n, axis, norm)
 
 
-def ihfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "backward") -> Array:
+def ihfft(
+    x: Array,
+    /,
+    *,
+    n: int | None = None,
+    axis: int = -1,
+    norm: Norm = "backward",
+    out: Array | None = None,
+) -> Array:
     """The inverse of :func:`hfft`: the first half of a Hermitian spectrum from real input.
 
     Parameters
@@ -404,6 +504,9 @@ def ihfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "ba
         The axis to transform.
     norm : {"backward", "ortho", "forward"}
         Which direction is scaled by ``1/n`` (``"ortho"``: both by ``1/sqrt(n)``).
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``, same-kind casting); keyword-only.
 
     Returns
     -------
@@ -416,6 +519,8 @@ def ihfft(x: Array, /, *, n: int | None = None, axis: int = -1, norm: Norm = "ba
     >>> ca.fft.ihfft(ca.asarray([1.0, 1.0, 1.0, 1.0]))
     cowarray.Array([1.-0.j, 0.-0.j, 0.-0.j], dtype=complex128)
     """
+    if out is not None:
+        return write_out(out, ihfft(x, n=n, axis=axis, norm=norm), "ihfft", "same_kind")
     return _one_axis("ihfft", "f", x, n, axis, norm)
 
 

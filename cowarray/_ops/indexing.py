@@ -6,6 +6,7 @@ from .._array import Array
 from .._checks import common_device
 from .._core.values import fresh, may_view
 from ._args import normalize_axis, require_array
+from ._out import write_out
 
 __all__ = ["take", "take_along_axis"]
 
@@ -25,7 +26,9 @@ def _out_of_bounds(function: str, length: int, axis: int) -> IndexError:
     )
 
 
-def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
+def take(
+    x: Array, indices: Array, /, *, axis: int | None = None, out: Array | None = None
+) -> Array:
     """The elements of ``x`` at ``indices`` along ``axis``.
 
     Parameters
@@ -35,11 +38,16 @@ def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
         A 1-D integer array; negative entries count from the end.
     axis : int, optional
         Required when ``x`` has more than one dimension.
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``): its dtype must cast safely to
+        ``x``'s, as NumPy asks. Keyword-only.
 
     Returns
     -------
     Array
-        A new array: ``x``'s shape with ``axis`` replaced by ``len(indices)``.
+        A new array: ``x``'s shape with ``axis`` replaced by ``len(indices)``
+        (``out`` itself with ``out=``).
 
     Raises
     ------
@@ -55,6 +63,8 @@ def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
     cowarray.Array([[2],
                     [4]], dtype=int64)
     """
+    if out is not None:
+        return write_out(out, take(x, indices, axis=axis), "take", "reverse_safe")
     if (
         axis is None
         and type(x) is Array

@@ -16,6 +16,7 @@ from .._devices import Device
 from .._dtypes import promote
 from .._errors import out_refused
 from ._args import normalize_axes, normalize_axis, normalize_shape, require_array
+from ._out import write_out
 
 __all__ = [
     "broadcast_arrays",
@@ -356,7 +357,14 @@ def broadcast_arrays(*arrays: Array) -> tuple[Array, ...]:
     return tuple(view(a, xp.broadcast_to, shape) for a in arrays)
 
 
-def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) -> Array:
+def concat(
+    arrays: tuple[Array, ...] | list[Array],
+    /,
+    *,
+    axis: int | None = 0,
+    out: Array | None = None,
+    casting: str = "same_kind",
+) -> Array:
     """The arrays joined along an existing axis (flattened first if ``axis`` is None).
 
     The dtype is the promotion of the inputs' dtypes (design rule 11: the
@@ -369,11 +377,18 @@ def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) 
         with equal sizes off ``axis``.
     axis : int or None, default 0
         The axis to join along; ``None`` flattens every array first.
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``). Keyword-only.
+    casting : str, default "same_kind"
+        NumPy's rule for casting the result into ``out`` (``"no"``,
+        ``"equiv"``, ``"safe"``, ``"same_kind"``, ``"unsafe"``); used with
+        ``out`` only.
 
     Returns
     -------
     Array
-        A new array.
+        A new array (``out`` itself with ``out=``).
 
     Examples
     --------
@@ -383,6 +398,8 @@ def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) 
     >>> ca.concat((ca.ones((1, 2)), ca.zeros((1, 2))), axis=None)
     cowarray.Array([1., 1., 0., 0.], dtype=float64)
     """
+    if out is not None:
+        return write_out(out, concat(arrays, axis=axis), "concat", casting, casting_given=True)
     data, device, dtype = _gather(arrays, "concat")
     if axis is not None:
         ndim = data[0].ndim
@@ -397,7 +414,14 @@ def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) 
     return fresh(joined, device)
 
 
-def stack(arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array:
+def stack(
+    arrays: tuple[Array, ...] | list[Array],
+    /,
+    *,
+    axis: int = 0,
+    out: Array | None = None,
+    casting: str = "same_kind",
+) -> Array:
     """The arrays, which must share a shape, joined along a new axis.
 
     Parameters
@@ -406,11 +430,18 @@ def stack(arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array
         At least one array; all on one device and of one shape.
     axis : int, default 0
         The position of the new axis in the result.
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``). Keyword-only.
+    casting : str, default "same_kind"
+        NumPy's rule for casting the result into ``out`` (``"no"``,
+        ``"equiv"``, ``"safe"``, ``"same_kind"``, ``"unsafe"``); used with
+        ``out`` only.
 
     Returns
     -------
     Array
-        A new array with one more dimension.
+        A new array with one more dimension (``out`` itself with ``out=``).
 
     Examples
     --------
@@ -419,6 +450,8 @@ def stack(arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array
     cowarray.Array([[1, 3],
                     [2, 4]], dtype=int64)
     """
+    if out is not None:
+        return write_out(out, stack(arrays, axis=axis), "stack", casting, casting_given=True)
     data, device, dtype = _gather(arrays, "stack")
     shape = data[0].shape
     for i, values in enumerate(data):

@@ -27,6 +27,7 @@ from .._core.values import fresh, may_view
 from .._dtypes import normalize_scalar, promote, to_dtype
 from .._errors import not_an_array, shapes_do_not_broadcast
 from ._args import array_or_scalar_operands, require_array
+from ._out import write_out, write_ufunc_out
 from .creation import asarray
 from .elementwise import pow as _pow
 from .manipulation import broadcast_shapes
@@ -72,12 +73,16 @@ def _as(xp: Any, data: Any, dtype: Any) -> Any:
 # -- products -------------------------------------------------------------------
 
 
-def dot(a: Array, b: Array, /) -> Array:
+def dot(a: Array, b: Array, /, out: Array | None = None) -> Array:
     """NumPy's ``dot``: the inner product of vectors, the product of matrices.
 
     For N-D ``a`` and M-D ``b`` (M >= 2), the sum over ``a``'s last axis and
     ``b``'s second-to-last; with a 1-D ``b``, over both last axes; with a
     0-d operand, the product.
+
+    ``out`` (positional third, as in NumPy) is an Array of the result's
+    shape and dtype exactly, as ``numpy.dot`` asks, to write the result into
+    through copy-on-write; it is returned.
 
     Examples
     --------
@@ -87,6 +92,8 @@ def dot(a: Array, b: Array, /) -> Array:
     >>> ca.dot(ca.asarray([[1, 0], [0, 2]]), ca.asarray([3, 4]))
     cowarray.Array([3, 8], dtype=int64)
     """
+    if out is not None:
+        return write_out(out, dot(a, b), "dot", "no")
     a, b, dtype = _numeric_pair("dot", a, b)
     if a.ndim and b.ndim:
         other = -1 if b.ndim == 1 else -2
@@ -100,8 +107,13 @@ def dot(a: Array, b: Array, /) -> Array:
     return may_view(result, a._device, (a, b))
 
 
-def outer(a: Array, b: Array, /) -> Array:
+def outer(a: Array, b: Array, /, out: Array | None = None) -> Array:
     """The outer product of ``a`` and ``b``, each flattened first (NumPy's ``outer``).
+
+    ``out`` (positional third, as in NumPy) is an Array to write the result
+    into through copy-on-write, by ``numpy.multiply``'s rules as
+    ``numpy.outer``'s is (same-kind casting; a shape the result broadcasts
+    to); it is returned.
 
     Examples
     --------
@@ -110,13 +122,21 @@ def outer(a: Array, b: Array, /) -> Array:
     cowarray.Array([[ 1, 10],
                     [ 2, 20]], dtype=int64)
     """
+    if out is not None:
+        return write_out(out, outer(a, b), "outer", "same_kind", broadcast=True)
     a, b, dtype = _numeric_pair("outer", a, b)
     xp = a._device.backend.xp
     result = xp.outer(_as(xp, a._data, dtype), _as(xp, b._data, dtype))
     return may_view(result, a._device, (a, b))
 
 
-def einsum(subscripts: str, /, *operands: Array | numpy.ndarray[Any, Any]) -> Array:
+def einsum(
+    subscripts: str,
+    /,
+    *operands: Array | numpy.ndarray[Any, Any],
+    out: Array | None = None,
+    casting: str = "safe",
+) -> Array:
     """Einstein summation over ``operands`` as ``subscripts`` describes.
 
     Parameters
@@ -129,12 +149,18 @@ def einsum(subscripts: str, /, *operands: Array | numpy.ndarray[Any, Any]) -> Ar
         array beside at least one Array is read as an input, as
         ``x * ndarray`` reads it (a copy on the Arrays' device, never an
         alias); xarray's ``dot`` and ``weighted`` mix them.
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``). Keyword-only.
+    casting : str, default "safe"
+        NumPy's rule for casting the result into ``out`` (``numpy.einsum``'s
+        default is ``"safe"``); used with ``out`` only.
 
     Returns
     -------
     Array
         A new array, or a lazy value of an operand where NumPy returns a view
-        of it (``"ii->i"``, ``"ij->ji"``).
+        of it (``"ii->i"``, ``"ij->ji"``); ``out`` itself with ``out=``.
 
     Examples
     --------
@@ -146,6 +172,9 @@ def einsum(subscripts: str, /, *operands: Array | numpy.ndarray[Any, Any]) -> Ar
     >>> ca.einsum("ii", a)
     cowarray.Array(5, dtype=int64)
     """
+    if out is not None:
+        result = einsum(subscripts, *operands)
+        return write_out(out, result, "einsum", casting, casting_given=True)
     if not isinstance(subscripts, str):
         raise TypeError(f"einsum: subscripts must be a str, got {type(subscripts).__name__}")
     if not operands:
@@ -444,8 +473,12 @@ def _infinity(function: str, x: Array, negative: bool) -> Array:
     return may_view(xp.isinf(data) & (sign if negative else ~sign), x._device, (x,))
 
 
-def isposinf(x: Array, /) -> Array:
+def isposinf(x: Array, /, out: Array | None = None) -> Array:
     """Where ``x`` is positive infinity (real arrays).
+
+    ``out`` (positional second, as in NumPy) is an Array to write the result
+    into through copy-on-write, by NumPy's ufunc rules (a shape the result
+    broadcasts to, any dtype); it is returned.
 
     Examples
     --------
@@ -453,11 +486,15 @@ def isposinf(x: Array, /) -> Array:
     >>> ca.isposinf(ca.asarray([ca.inf, -ca.inf, 1.0]))
     cowarray.Array([ True, False, False], dtype=bool)
     """
+    if out is not None:
+        return write_out(out, isposinf(x), "isposinf", "same_kind", broadcast=True)
     return _infinity("isposinf", x, negative=False)
 
 
-def isneginf(x: Array, /) -> Array:
+def isneginf(x: Array, /, out: Array | None = None) -> Array:
     """Where ``x`` is negative infinity (real arrays).
+
+    ``out`` as :func:`isposinf`'s.
 
     Examples
     --------
@@ -465,6 +502,8 @@ def isneginf(x: Array, /) -> Array:
     >>> ca.isneginf(ca.asarray([ca.inf, -ca.inf, 1.0]))
     cowarray.Array([False,  True, False], dtype=bool)
     """
+    if out is not None:
+        return write_out(out, isneginf(x), "isneginf", "same_kind", broadcast=True)
     return _infinity("isneginf", x, negative=True)
 
 
@@ -539,8 +578,17 @@ def isrealobj(x: Array | Scalar, /) -> bool:
 # -- powers ---------------------------------------------------------------------
 
 
-def power(x1: Array | Scalar, x2: Array | Scalar, /) -> Array:
+def power(
+    x1: Array | Scalar,
+    x2: Array | Scalar,
+    /,
+    *,
+    out: Array | None = None,
+    casting: str = "same_kind",
+) -> Array:
     """``x1`` raised to ``x2``: the standard's :func:`~cowarray.pow` by NumPy's name.
+
+    ``out`` and ``casting`` are :func:`~cowarray.pow`'s (NumPy's ufunc rules).
 
     Examples
     --------
@@ -548,7 +596,7 @@ def power(x1: Array | Scalar, x2: Array | Scalar, /) -> Array:
     >>> ca.power(ca.asarray([2, 3]), 2)
     cowarray.Array([4, 9], dtype=int64)
     """
-    return _pow(x1, x2)
+    return _pow(x1, x2, out=out, casting=casting)
 
 
 def _widened(value: object, name: str) -> Any:
@@ -570,10 +618,19 @@ def _astype(x: Array, dtype: Any) -> Array:
     return may_view(x._device.backend.xp.astype(x._data, dtype), x._device, (x,))
 
 
-def float_power(x1: Array | Scalar, x2: Array | Scalar, /) -> Array:
+def float_power(
+    x1: Array | Scalar,
+    x2: Array | Scalar,
+    /,
+    *,
+    out: Array | None = None,
+    casting: str = "same_kind",
+) -> Array:
     """``x1`` raised to ``x2``, computed in ``float64`` (``complex128`` for complex).
 
     Integers of any kind may be mixed here: both operands are converted first.
+    ``out`` and ``casting`` (keyword-only) write the result into an Array
+    through copy-on-write by NumPy's ufunc rules, as :func:`~cowarray.pow`'s.
 
     Examples
     --------
@@ -581,6 +638,8 @@ def float_power(x1: Array | Scalar, x2: Array | Scalar, /) -> Array:
     >>> ca.float_power(ca.asarray([2, 3]), -1)
     cowarray.Array([0.5       , 0.33333333], dtype=float64)
     """
+    if out is not None:
+        return write_ufunc_out(out, float_power(x1, x2), "float_power", casting)
     if type(x1) is not Array and type(x2) is not Array:
         raise not_an_array("float_power", "x1", x1, "a cowarray Array (at least one of x1 and x2)")
     return _pow(_widened(x1, "x1"), _widened(x2, "x2"))

@@ -39,6 +39,7 @@ from .._checks import common_device
 from .._core.values import fresh, may_view
 from .._dtypes import to_dtype
 from ._args import normalize_axes, normalize_axis, require_array
+from ._out import write_out
 
 __all__ = [
     "average",
@@ -132,8 +133,14 @@ def _cumulative(name: str, a: Array, axis: int | None, dtype: Any, fill: float |
     return may_view(function(data, axis=position, dtype=resolved), x._device, (x,))
 
 
-def cumsum(a: Array, /, axis: int | None = None, dtype: Any = None) -> Array:
+def cumsum(
+    a: Array, /, axis: int | None = None, dtype: Any = None, out: Array | None = None
+) -> Array:
     """The running sum of ``a`` along ``axis`` (of the flattened array if None).
+
+    ``out`` (positional fourth, as in NumPy) is an Array of the result's
+    shape to write the result into, through copy-on-write (NumPy's unsafe
+    casting); it is returned.
 
     Booleans and small integers accumulate in ``int64``/``uint64``, as in NumPy.
 
@@ -146,11 +153,19 @@ def cumsum(a: Array, /, axis: int | None = None, dtype: Any = None) -> Array:
     cowarray.Array([[1, 2],
                     [4, 6]], dtype=int64)
     """
+    if out is not None:
+        return write_out(out, cumsum(a, axis, dtype), "cumsum", "unsafe")
     return _cumulative("cumsum", a, axis, dtype, None)
 
 
-def cumprod(a: Array, /, axis: int | None = None, dtype: Any = None) -> Array:
+def cumprod(
+    a: Array, /, axis: int | None = None, dtype: Any = None, out: Array | None = None
+) -> Array:
     """The running product of ``a`` along ``axis`` (of the flattened array if None).
+
+    ``out`` (positional fourth, as in NumPy) is an Array of the result's
+    shape to write the result into, through copy-on-write (NumPy's unsafe
+    casting); it is returned.
 
     Examples
     --------
@@ -158,11 +173,15 @@ def cumprod(a: Array, /, axis: int | None = None, dtype: Any = None) -> Array:
     >>> ca.cumprod(ca.asarray([1, 2, 3, 4]))
     cowarray.Array([ 1,  2,  6, 24], dtype=int64)
     """
+    if out is not None:
+        return write_out(out, cumprod(a, axis, dtype), "cumprod", "unsafe")
     return _cumulative("cumprod", a, axis, dtype, None)
 
 
-def nancumsum(a: Array, /, axis: int | None = None, dtype: Any = None) -> Array:
-    """:func:`cumsum` with NaNs counted as zero.
+def nancumsum(
+    a: Array, /, axis: int | None = None, dtype: Any = None, out: Array | None = None
+) -> Array:
+    """:func:`cumsum` with NaNs counted as zero; ``out`` as :func:`cumsum`'s.
 
     Examples
     --------
@@ -170,11 +189,15 @@ def nancumsum(a: Array, /, axis: int | None = None, dtype: Any = None) -> Array:
     >>> ca.nancumsum(ca.asarray([1.0, ca.nan, 2.0]))
     cowarray.Array([1., 1., 3.], dtype=float64)
     """
+    if out is not None:
+        return write_out(out, nancumsum(a, axis, dtype), "nancumsum", "unsafe")
     return _cumulative("nancumsum", a, axis, dtype, 0.0)
 
 
-def nancumprod(a: Array, /, axis: int | None = None, dtype: Any = None) -> Array:
-    """:func:`cumprod` with NaNs counted as one.
+def nancumprod(
+    a: Array, /, axis: int | None = None, dtype: Any = None, out: Array | None = None
+) -> Array:
+    """:func:`cumprod` with NaNs counted as one; ``out`` as :func:`cumprod`'s.
 
     Examples
     --------
@@ -182,6 +205,8 @@ def nancumprod(a: Array, /, axis: int | None = None, dtype: Any = None) -> Array
     >>> ca.nancumprod(ca.asarray([2.0, ca.nan, 3.0]))
     cowarray.Array([2., 2., 6.], dtype=float64)
     """
+    if out is not None:
+        return write_out(out, nancumprod(a, axis, dtype), "nancumprod", "unsafe")
     return _cumulative("nancumprod", a, axis, dtype, 1.0)
 
 
@@ -198,8 +223,19 @@ def _sum_like(name: str, a: Array, axis: Axis, dtype: Any, keepdims: bool, fill:
     return may_view(data, x._device, (x,))
 
 
-def nansum(a: Array, /, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> Array:
+def nansum(
+    a: Array,
+    /,
+    axis: Axis = None,
+    dtype: Any = None,
+    out: Array | None = None,
+    keepdims: bool = False,
+) -> Array:
     """The sum of ``a`` over ``axis``, NaNs counted as zero.
+
+    ``out`` (positional fourth, as in NumPy) is an Array of the result's
+    shape to write the result into, through copy-on-write (NumPy's unsafe
+    casting); it is returned.
 
     Examples
     --------
@@ -207,11 +243,25 @@ def nansum(a: Array, /, axis: Axis = None, dtype: Any = None, keepdims: bool = F
     >>> ca.nansum(ca.asarray([1.0, ca.nan, 2.0]))
     cowarray.Array(3., dtype=float64)
     """
+    if out is not None:
+        result = nansum(a, axis, dtype, keepdims=keepdims)
+        return write_out(out, result, "nansum", "unsafe")
     return _sum_like("nansum", a, axis, dtype, keepdims, 0.0)
 
 
-def nanprod(a: Array, /, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> Array:
+def nanprod(
+    a: Array,
+    /,
+    axis: Axis = None,
+    dtype: Any = None,
+    out: Array | None = None,
+    keepdims: bool = False,
+) -> Array:
     """The product of ``a`` over ``axis``, NaNs counted as one.
+
+    ``out`` (positional fourth, as in NumPy) is an Array of the result's
+    shape to write the result into, through copy-on-write (NumPy's unsafe
+    casting); it is returned.
 
     Examples
     --------
@@ -219,6 +269,9 @@ def nanprod(a: Array, /, axis: Axis = None, dtype: Any = None, keepdims: bool = 
     >>> ca.nanprod(ca.asarray([2.0, ca.nan, 3.0]))
     cowarray.Array(6., dtype=float64)
     """
+    if out is not None:
+        result = nanprod(a, axis, dtype, keepdims=keepdims)
+        return write_out(out, result, "nanprod", "unsafe")
     return _sum_like("nanprod", a, axis, dtype, keepdims, 1.0)
 
 
@@ -244,10 +297,20 @@ def _squeezed(xp: Any, data: Any, axes: tuple[int, ...], keepdims: bool) -> Any:
     return data if keepdims else xp.squeeze(data, axis=axes)
 
 
-def nanmean(a: Array, /, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> Array:
+def nanmean(
+    a: Array,
+    /,
+    axis: Axis = None,
+    dtype: Any = None,
+    out: Array | None = None,
+    keepdims: bool = False,
+) -> Array:
     """The mean of ``a``'s non-NaN elements over ``axis``; NaN for an all-NaN slice.
 
-    Integers give ``float64``, as in NumPy.
+    Integers give ``float64``, as in NumPy. ``out`` (positional fourth, as
+    in NumPy) is an Array of the result's shape to write the result into,
+    through copy-on-write; for floating-point ``a`` it must be floating or
+    complex too, as NumPy asks. It is returned.
 
     Examples
     --------
@@ -255,6 +318,9 @@ def nanmean(a: Array, /, axis: Axis = None, dtype: Any = None, keepdims: bool = 
     >>> ca.nanmean(ca.asarray([1.0, ca.nan, 2.0]))
     cowarray.Array(1.5, dtype=float64)
     """
+    if out is not None:
+        result = nanmean(a, axis, dtype, keepdims=keepdims)
+        return write_out(out, result, "nanmean", "inexact" if a.dtype.kind in "fc" else "unsafe")
     x = _numeric(a, "nanmean", "iufc")
     axes = _reduced(x, normalize_axes(axis, x.ndim))
     keep = _keepdims(keepdims, "nanmean")
@@ -293,12 +359,16 @@ def nanvar(
     /,
     axis: Axis = None,
     dtype: Any = None,
+    out: Array | None = None,
     ddof: int | float = 0,
     keepdims: bool = False,
 ) -> Array:
     """The variance of ``a``'s non-NaN elements over ``axis``, divided by ``count - ddof``.
 
     NaN where ``count - ddof`` is not positive. Real for complex input.
+    ``out`` (positional fourth, as in NumPy) is an Array of the result's
+    shape to write the result into, through copy-on-write (same-kind
+    casting for floating-point ``a``, as NumPy's); it is returned.
 
     Examples
     --------
@@ -306,6 +376,9 @@ def nanvar(
     >>> ca.nanvar(ca.asarray([1.0, ca.nan, 3.0]))
     cowarray.Array(1., dtype=float64)
     """
+    if out is not None:
+        result = nanvar(a, axis, dtype, ddof=ddof, keepdims=keepdims)
+        return write_out(out, result, "nanvar", "same_kind" if a.dtype.kind in "fc" else "unsafe")
     x, variance = _nanvar_data("nanvar", a, axis, dtype, ddof, keepdims)
     return may_view(variance, x._device, (x,))
 
@@ -315,10 +388,13 @@ def nanstd(
     /,
     axis: Axis = None,
     dtype: Any = None,
+    out: Array | None = None,
     ddof: int | float = 0,
     keepdims: bool = False,
 ) -> Array:
     """The standard deviation of ``a``'s non-NaN elements (the root of :func:`nanvar`).
+
+    ``out`` as :func:`nanvar`'s (same-kind casting, as NumPy's).
 
     Examples
     --------
@@ -326,6 +402,9 @@ def nanstd(
     >>> ca.nanstd(ca.asarray([1.0, ca.nan, 3.0]))
     cowarray.Array(1., dtype=float64)
     """
+    if out is not None:
+        result = nanstd(a, axis, dtype, ddof=ddof, keepdims=keepdims)
+        return write_out(out, result, "nanstd", "same_kind")
     x, variance = _nanvar_data("nanstd", a, axis, dtype, ddof, keepdims)
     return may_view(x._device.backend.xp.sqrt(variance), x._device, (x,))
 
@@ -350,8 +429,14 @@ def _nan_extremum(name: str, a: Array, axis: Axis, keepdims: bool) -> Array:
     return may_view(result, x._device, (x,))
 
 
-def nanmin(a: Array, /, axis: Axis = None, keepdims: bool = False) -> Array:
+def nanmin(
+    a: Array, /, axis: Axis = None, out: Array | None = None, keepdims: bool = False
+) -> Array:
     """The smallest non-NaN element of ``a`` over ``axis``; NaN for an all-NaN slice.
+
+    ``out`` (positional third, as in NumPy) is an Array of the result's
+    shape to write the result into, through copy-on-write (NumPy's unsafe
+    casting); it is returned.
 
     Examples
     --------
@@ -359,11 +444,19 @@ def nanmin(a: Array, /, axis: Axis = None, keepdims: bool = False) -> Array:
     >>> ca.nanmin(ca.asarray([3.0, ca.nan, 1.0]))
     cowarray.Array(1., dtype=float64)
     """
+    if out is not None:
+        return write_out(out, nanmin(a, axis, keepdims=keepdims), "nanmin", "unsafe")
     return _nan_extremum("nanmin", a, axis, keepdims)
 
 
-def nanmax(a: Array, /, axis: Axis = None, keepdims: bool = False) -> Array:
+def nanmax(
+    a: Array, /, axis: Axis = None, out: Array | None = None, keepdims: bool = False
+) -> Array:
     """The largest non-NaN element of ``a`` over ``axis``; NaN for an all-NaN slice.
+
+    ``out`` (positional third, as in NumPy) is an Array of the result's
+    shape to write the result into, through copy-on-write (NumPy's unsafe
+    casting); it is returned.
 
     Examples
     --------
@@ -371,6 +464,8 @@ def nanmax(a: Array, /, axis: Axis = None, keepdims: bool = False) -> Array:
     >>> ca.nanmax(ca.asarray([3.0, ca.nan, 1.0]))
     cowarray.Array(3., dtype=float64)
     """
+    if out is not None:
+        return write_out(out, nanmax(a, axis, keepdims=keepdims), "nanmax", "unsafe")
     return _nan_extremum("nanmax", a, axis, keepdims)
 
 
@@ -391,8 +486,14 @@ def _nan_arg_extremum(name: str, a: Array, axis: int | None, keepdims: bool) -> 
     return may_view(function(data, axis=position, keepdims=keep), x._device, (x,))
 
 
-def nanargmin(a: Array, /, axis: int | None = None, keepdims: bool = False) -> Array:
+def nanargmin(
+    a: Array, /, axis: int | None = None, out: Array | None = None, keepdims: bool = False
+) -> Array:
     """The index of ``a``'s smallest non-NaN element along ``axis`` (flattened if None).
+
+    ``out`` (positional third, as in NumPy) is an Array of the result's
+    shape to write the indices into, through copy-on-write; its dtype must
+    cast safely to ``int64``, as NumPy asks. It is returned.
 
     Raises ValueError for a slice that is all NaN, as NumPy does.
 
@@ -402,11 +503,19 @@ def nanargmin(a: Array, /, axis: int | None = None, keepdims: bool = False) -> A
     >>> ca.nanargmin(ca.asarray([ca.nan, 3.0, 1.0]))
     cowarray.Array(2, dtype=int64)
     """
+    if out is not None:
+        return write_out(out, nanargmin(a, axis, keepdims=keepdims), "nanargmin", "reverse_safe")
     return _nan_arg_extremum("nanargmin", a, axis, keepdims)
 
 
-def nanargmax(a: Array, /, axis: int | None = None, keepdims: bool = False) -> Array:
+def nanargmax(
+    a: Array, /, axis: int | None = None, out: Array | None = None, keepdims: bool = False
+) -> Array:
     """The index of ``a``'s largest non-NaN element along ``axis`` (flattened if None).
+
+    ``out`` (positional third, as in NumPy) is an Array of the result's
+    shape to write the indices into, through copy-on-write; its dtype must
+    cast safely to ``int64``, as NumPy asks. It is returned.
 
     Examples
     --------
@@ -414,6 +523,8 @@ def nanargmax(a: Array, /, axis: int | None = None, keepdims: bool = False) -> A
     >>> ca.nanargmax(ca.asarray([ca.nan, 3.0, 1.0]))
     cowarray.Array(1, dtype=int64)
     """
+    if out is not None:
+        return write_out(out, nanargmax(a, axis, keepdims=keepdims), "nanargmax", "reverse_safe")
     return _nan_arg_extremum("nanargmax", a, axis, keepdims)
 
 
@@ -618,6 +729,7 @@ def quantile(
     /,
     q: QuantileArg,
     axis: Axis = None,
+    out: Array | None = None,
     *,
     method: str = "linear",
     keepdims: bool = False,
@@ -632,6 +744,11 @@ def quantile(
         Levels in [0, 1]; a sequence or a 1-D array puts its axis first in
         the result. Positional or by keyword (``q=``), as in NumPy.
     axis : int or tuple of int, optional
+    out : Array, optional
+        An Array to write the result into, through copy-on-write (NumPy's
+        ``out=``, positional fourth): of the result's shape or one it
+        broadcasts to, of a dtype it casts to under same-kind rules, as
+        NumPy's. It is returned.
     method : str, default "linear"
         Any of NumPy's: ``"linear"``, ``"lower"``, ``"higher"``,
         ``"midpoint"``, ``"nearest"``, ``"inverted_cdf"``,
@@ -655,6 +772,9 @@ def quantile(
     cowarray.Array([[1., 2.],
                     [3., 8.]], dtype=float64)
     """
+    if out is not None:
+        result = quantile(a, q, axis, method=method, keepdims=keepdims)
+        return write_out(out, result, "quantile", "same_kind", broadcast=True)
     return _quantile("quantile", a, q, axis, method, keepdims, skip_nan=False, scale=1.0)
 
 
@@ -663,11 +783,12 @@ def percentile(
     /,
     q: QuantileArg,
     axis: Axis = None,
+    out: Array | None = None,
     *,
     method: str = "linear",
     keepdims: bool = False,
 ) -> Array:
-    """The ``q``-th percentiles of ``a`` (:func:`quantile` of ``q / 100``).
+    """The ``q``-th percentiles of ``a`` (:func:`quantile` of ``q / 100``); ``out`` as its.
 
     Examples
     --------
@@ -675,6 +796,9 @@ def percentile(
     >>> ca.percentile(ca.asarray([1.0, 2.0, 3.0, 4.0]), 25)
     cowarray.Array(1.75, dtype=float64)
     """
+    if out is not None:
+        result = percentile(a, q, axis, method=method, keepdims=keepdims)
+        return write_out(out, result, "percentile", "same_kind", broadcast=True)
     return _quantile("percentile", a, q, axis, method, keepdims, skip_nan=False, scale=100.0)
 
 
@@ -683,11 +807,14 @@ def nanquantile(
     /,
     q: QuantileArg,
     axis: Axis = None,
+    out: Array | None = None,
     *,
     method: str = "linear",
     keepdims: bool = False,
 ) -> Array:
     """:func:`quantile` of the non-NaN elements; NaN for an all-NaN slice.
+
+    ``out`` as :func:`quantile`'s, but any dtype (NumPy's unsafe casting here).
 
     Examples
     --------
@@ -695,6 +822,9 @@ def nanquantile(
     >>> ca.nanquantile(ca.asarray([1.0, ca.nan, 3.0]), 0.5)
     cowarray.Array(2., dtype=float64)
     """
+    if out is not None:
+        result = nanquantile(a, q, axis, method=method, keepdims=keepdims)
+        return write_out(out, result, "nanquantile", "unsafe", broadcast=True)
     return _quantile("nanquantile", a, q, axis, method, keepdims, skip_nan=True, scale=1.0)
 
 
@@ -703,11 +833,14 @@ def nanpercentile(
     /,
     q: QuantileArg,
     axis: Axis = None,
+    out: Array | None = None,
     *,
     method: str = "linear",
     keepdims: bool = False,
 ) -> Array:
     """:func:`percentile` of the non-NaN elements; NaN for an all-NaN slice.
+
+    ``out`` as :func:`nanquantile`'s.
 
     Examples
     --------
@@ -715,13 +848,23 @@ def nanpercentile(
     >>> ca.nanpercentile(ca.asarray([1.0, ca.nan, 3.0]), 50)
     cowarray.Array(2., dtype=float64)
     """
+    if out is not None:
+        result = nanpercentile(a, q, axis, method=method, keepdims=keepdims)
+        return write_out(out, result, "nanpercentile", "unsafe", broadcast=True)
     return _quantile("nanpercentile", a, q, axis, method, keepdims, skip_nan=True, scale=100.0)
 
 
-def median(a: Array, /, axis: Axis = None, keepdims: bool = False) -> Array:
+def median(
+    a: Array, /, axis: Axis = None, out: Array | None = None, *, keepdims: bool = False
+) -> Array:
     """The median of ``a`` over ``axis``: the middle element, or the mean of the two.
 
     ``float64`` for integers; a NaN in a slice makes its median NaN.
+
+    ``out`` (positional third, as in NumPy) is an Array of the result's
+    shape to write the result into, through copy-on-write
+    (NumPy's unsafe casting); it is returned. ``keepdims`` is keyword-only:
+    NumPy's fourth argument is ``overwrite_input``.
 
     Examples
     --------
@@ -729,11 +872,22 @@ def median(a: Array, /, axis: Axis = None, keepdims: bool = False) -> Array:
     >>> ca.median(ca.asarray([3, 1, 4, 2]))
     cowarray.Array(2.5, dtype=float64)
     """
+    if out is not None:
+        result = median(a, axis, keepdims=keepdims)
+        return write_out(out, result, "median", "unsafe")
     return _median("median", a, axis, keepdims, skip_nan=False)
 
 
-def nanmedian(a: Array, /, axis: Axis = None, keepdims: bool = False) -> Array:
+def nanmedian(
+    a: Array, /, axis: Axis = None, out: Array | None = None, *, keepdims: bool = False
+) -> Array:
     """The median of ``a``'s non-NaN elements over ``axis``; NaN for an all-NaN slice.
+
+    ``out`` (positional third, as in NumPy) is an Array of the result's
+    shape, or one it broadcasts to (as NumPy's nanmedian takes), to write
+    the result into, through copy-on-write (NumPy's unsafe casting); it is
+    returned. ``keepdims`` is keyword-only: NumPy's fourth argument is
+    ``overwrite_input``.
 
     Examples
     --------
@@ -741,6 +895,9 @@ def nanmedian(a: Array, /, axis: Axis = None, keepdims: bool = False) -> Array:
     >>> ca.nanmedian(ca.asarray([3.0, ca.nan, 1.0]))
     cowarray.Array(2., dtype=float64)
     """
+    if out is not None:
+        result = nanmedian(a, axis, keepdims=keepdims)
+        return write_out(out, result, "nanmedian", "unsafe", broadcast=True)
     return _median("nanmedian", a, axis, keepdims, skip_nan=True)
 
 

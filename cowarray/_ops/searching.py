@@ -9,6 +9,7 @@ from .._checks import REAL, accepts, check_dtypes, common_device
 from .._core.values import fresh, may_view
 from .._dtypes import DEFAULT_INDEX, normalize_scalar, one_kind, promote, scalar_result_dtype
 from ._args import array_or_scalar_operands, normalize_axes, normalize_axis, require_array
+from ._out import write_out
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
@@ -33,7 +34,9 @@ def _arg_extremum(name: str, x: Array, axis: int | None, keepdims: bool) -> Arra
 
 
 @accepts(REAL)
-def argmax(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
+def argmax(
+    x: Array, /, *, axis: int | None = None, keepdims: bool = False, out: Array | None = None
+) -> Array:
     """The index of the first largest element (over the flattened array by default).
 
     Parameters
@@ -44,11 +47,16 @@ def argmax(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> A
         ``None`` searches the flattened array.
     keepdims : bool, default False
         Keep the reduced axis with length one.
+    out : Array, optional
+        An Array of the result's shape to write the indices into, through
+        copy-on-write (NumPy's ``out=``): its dtype must cast safely to
+        ``int64`` (bool or an integer dtype but ``uint64``), as NumPy asks.
+        Keyword-only.
 
     Returns
     -------
     Array
-        ``int64`` indices.
+        ``int64`` indices (``out`` itself with ``out=``).
 
     Examples
     --------
@@ -56,11 +64,15 @@ def argmax(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> A
     >>> ca.argmax(ca.asarray([[1, 9], [9, 3]]), axis=1)
     cowarray.Array([1, 0], dtype=int64)
     """
+    if out is not None:
+        return write_out(out, argmax(x, axis=axis, keepdims=keepdims), "argmax", "reverse_safe")
     return _arg_extremum("argmax", x, axis, keepdims)
 
 
 @accepts(REAL)
-def argmin(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
+def argmin(
+    x: Array, /, *, axis: int | None = None, keepdims: bool = False, out: Array | None = None
+) -> Array:
     """The index of the first smallest element (over the flattened array by default).
 
     Parameters
@@ -71,11 +83,16 @@ def argmin(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> A
         ``None`` searches the flattened array.
     keepdims : bool, default False
         Keep the reduced axis with length one.
+    out : Array, optional
+        An Array of the result's shape to write the indices into, through
+        copy-on-write (NumPy's ``out=``): its dtype must cast safely to
+        ``int64`` (bool or an integer dtype but ``uint64``), as NumPy asks.
+        Keyword-only.
 
     Returns
     -------
     Array
-        ``int64`` indices.
+        ``int64`` indices (``out`` itself with ``out=``).
 
     Examples
     --------
@@ -83,6 +100,8 @@ def argmin(x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> A
     >>> ca.argmin(ca.asarray([4, 1, 1]))
     cowarray.Array(1, dtype=int64)
     """
+    if out is not None:
+        return write_out(out, argmin(x, axis=axis, keepdims=keepdims), "argmin", "reverse_safe")
     return _arg_extremum("argmin", x, axis, keepdims)
 
 

@@ -9,6 +9,7 @@ from .._checks import ANY, FLOATING, NUMERIC, REAL, REAL_FLOATING, accepts, chec
 from .._core.values import fresh
 from .._dtypes import to_dtype
 from ._args import normalize_axes, normalize_axis, require_array
+from ._out import write_out
 
 __all__ = [
     "cumulative_prod",
@@ -47,6 +48,7 @@ def sum(
     axis: int | tuple[int, ...] | None = None,
     dtype: Any = None,
     keepdims: bool = False,
+    out: Array | None = None,
 ) -> Array:
     """The sum of ``x``'s elements over ``axis`` (all axes by default).
 
@@ -54,6 +56,11 @@ def sum(
     (``int64`` / ``uint64``) unless ``dtype`` says otherwise. A boolean
     ``x`` counts its True elements in ``int64``, as NumPy does (the standard
     leaves booleans to the library; design rule 11).
+
+    ``out=`` (keyword-only) writes the result into an Array of its shape
+    through copy-on-write and returns that Array, as NumPy's ``out=``; the
+    result is cast to out's dtype whatever it is (NumPy's unsafe casting for
+    reductions).
 
     Examples
     --------
@@ -63,6 +70,8 @@ def sum(
     >>> ca.sum(ca.asarray([True, False, True]))
     cowarray.Array(2, dtype=int64)
     """
+    if out is not None:
+        return write_out(out, sum(x, axis=axis, dtype=dtype, keepdims=keepdims), "sum", "unsafe")
     require_array(x, "x", "sum")
     check_dtypes("sum", x._data.dtype)
     if dtype is None:  # (no dtype= keyword to pass down: 1.5k instructions of x.sum())
@@ -85,8 +94,19 @@ def _extremum(name: str, x: Array, axis: Any, keepdims: bool) -> Array:
 
 
 @accepts(REAL)
-def max(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
+def max(
+    x: Array,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    keepdims: bool = False,
+    out: Array | None = None,
+) -> Array:
     """The largest element of ``x`` over ``axis``; NaN propagates.
+
+    ``out=`` (keyword-only) writes the result into an Array of its shape
+    through copy-on-write and returns it (NumPy's unsafe casting for
+    reductions).
 
     Examples
     --------
@@ -94,12 +114,25 @@ def max(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
     >>> ca.max(ca.asarray([3, 1, 2]))
     cowarray.Array(3, dtype=int64)
     """
+    if out is not None:
+        return write_out(out, max(x, axis=axis, keepdims=keepdims), "max", "unsafe")
     return _extremum("max", x, axis, keepdims)
 
 
 @accepts(REAL)
-def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
+def min(
+    x: Array,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    keepdims: bool = False,
+    out: Array | None = None,
+) -> Array:
     """The smallest element of ``x`` over ``axis``; NaN propagates.
+
+    ``out=`` (keyword-only) writes the result into an Array of its shape
+    through copy-on-write and returns it (NumPy's unsafe casting for
+    reductions).
 
     Examples
     --------
@@ -107,14 +140,25 @@ def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
     >>> ca.min(ca.asarray([3, 1, 2]))
     cowarray.Array(1, dtype=int64)
     """
+    if out is not None:
+        return write_out(out, min(x, axis=axis, keepdims=keepdims), "min", "unsafe")
     return _extremum("min", x, axis, keepdims)
 
 
 @accepts(FLOATING)
 def mean(
-    x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False
+    x: Array,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    keepdims: bool = False,
+    out: Array | None = None,
 ) -> Array:
     """The arithmetic mean of a floating-point array over ``axis``.
+
+    ``out=`` (keyword-only) writes the result into an Array of its shape
+    through copy-on-write and returns it (NumPy's unsafe casting for
+    reductions).
 
     Examples
     --------
@@ -122,6 +166,8 @@ def mean(
     >>> ca.mean(ca.asarray([1.0, 2.0, 6.0]))
     cowarray.Array(3., dtype=float64)
     """
+    if out is not None:
+        return write_out(out, mean(x, axis=axis, keepdims=keepdims), "mean", "unsafe")
     require_array(x, "x", "mean")
     if x.dtype.kind not in "fc":
         raise TypeError(
@@ -139,6 +185,7 @@ def prod(
     axis: int | tuple[int, ...] | None = None,
     dtype: Any = None,
     keepdims: bool = False,
+    out: Array | None = None,
 ) -> Array:
     """The product of ``x``'s elements over ``axis`` (all axes by default).
 
@@ -155,10 +202,14 @@ def prod(
     dtype : dtype, optional
         The dtype to multiply in and return.
     keepdims : bool, default False
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``, unsafe casting); keyword-only.
 
     Returns
     -------
     Array
+        ``out`` itself with ``out=``.
 
     Examples
     --------
@@ -166,6 +217,9 @@ def prod(
     >>> ca.prod(ca.asarray([[1, 2], [3, 4]]), axis=1)
     cowarray.Array([ 2, 12], dtype=int64)
     """
+    if out is not None:
+        result = prod(x, axis=axis, dtype=dtype, keepdims=keepdims)
+        return write_out(out, result, "prod", "unsafe")
     require_array(x, "x", "prod")
     check_dtypes("prod", x.dtype)
     resolved = None if dtype is None else to_dtype(dtype)
@@ -194,6 +248,7 @@ def std(
     axis: int | tuple[int, ...] | None = None,
     correction: int | float = 0.0,
     keepdims: bool = False,
+    out: Array | None = None,
 ) -> Array:
     """The standard deviation of a real floating-point array over ``axis``.
 
@@ -209,11 +264,15 @@ def std(
     correction : int or float, default 0
         Non-negative.
     keepdims : bool, default False
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``, with NumPy's casting rule: same-kind);
+        keyword-only.
 
     Returns
     -------
     Array
-        ``x``'s dtype.
+        ``x``'s dtype; ``out`` itself with ``out=``.
 
     Examples
     --------
@@ -221,6 +280,9 @@ def std(
     >>> ca.std(ca.asarray([1.0, 2.0, 3.0, 4.0]), correction=1)
     cowarray.Array(1.29099445, dtype=float64)
     """
+    if out is not None:
+        result = std(x, axis=axis, correction=correction, keepdims=keepdims)
+        return write_out(out, result, "std", "same_kind")
     return _spread("std", x, axis, correction, keepdims)
 
 
@@ -232,6 +294,7 @@ def var(
     axis: int | tuple[int, ...] | None = None,
     correction: int | float = 0.0,
     keepdims: bool = False,
+    out: Array | None = None,
 ) -> Array:
     """The variance of a real floating-point array over ``axis``.
 
@@ -247,11 +310,15 @@ def var(
     correction : int or float, default 0
         Non-negative.
     keepdims : bool, default False
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``, with NumPy's casting rule: unsafe);
+        keyword-only.
 
     Returns
     -------
     Array
-        ``x``'s dtype.
+        ``x``'s dtype; ``out`` itself with ``out=``.
 
     Examples
     --------
@@ -259,6 +326,9 @@ def var(
     >>> ca.var(ca.asarray([1.0, 2.0, 3.0, 4.0]))
     cowarray.Array(1.25, dtype=float64)
     """
+    if out is not None:
+        result = var(x, axis=axis, correction=correction, keepdims=keepdims)
+        return write_out(out, result, "var", "unsafe")
     return _spread("var", x, axis, correction, keepdims)
 
 
@@ -293,6 +363,7 @@ def cumulative_sum(
     axis: int | None = None,
     dtype: Any = None,
     include_initial: bool = False,
+    out: Array | None = None,
 ) -> Array:
     """The running sum of ``x`` along ``axis`` (optional for 1-D arrays).
 
@@ -305,11 +376,15 @@ def cumulative_sum(
         Small integer dtypes accumulate in ``int64`` / ``uint64`` by default.
     include_initial : bool, default False
         Start with the sum of nothing (0), making ``axis`` one longer.
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``, unsafe casting); keyword-only.
 
     Returns
     -------
     Array
-        A new array; ``axis`` is one longer with ``include_initial``.
+        A new array (``out`` itself with ``out=``); ``axis`` is one longer
+        with ``include_initial``.
 
     Examples
     --------
@@ -317,6 +392,9 @@ def cumulative_sum(
     >>> ca.cumulative_sum(ca.asarray([1, 2, 3]), include_initial=True)
     cowarray.Array([0, 1, 3, 6], dtype=int64)
     """
+    if out is not None:
+        result = cumulative_sum(x, axis=axis, dtype=dtype, include_initial=include_initial)
+        return write_out(out, result, "cumulative_sum", "unsafe")
     return _cumulative("cumulative_sum", x, axis, dtype, include_initial)
 
 
@@ -328,6 +406,7 @@ def cumulative_prod(
     axis: int | None = None,
     dtype: Any = None,
     include_initial: bool = False,
+    out: Array | None = None,
 ) -> Array:
     """The running product of ``x`` along ``axis`` (optional for 1-D arrays).
 
@@ -340,11 +419,15 @@ def cumulative_prod(
         Small integer dtypes accumulate in ``int64`` / ``uint64`` by default.
     include_initial : bool, default False
         Start with the product of nothing (1), making ``axis`` one longer.
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``, unsafe casting); keyword-only.
 
     Returns
     -------
     Array
-        A new array; ``axis`` is one longer with ``include_initial``.
+        A new array (``out`` itself with ``out=``); ``axis`` is one longer
+        with ``include_initial``.
 
     Examples
     --------
@@ -353,4 +436,7 @@ def cumulative_prod(
     cowarray.Array([[ 1,  2],
                     [ 3, 12]], dtype=int64)
     """
+    if out is not None:
+        result = cumulative_prod(x, axis=axis, dtype=dtype, include_initial=include_initial)
+        return write_out(out, result, "cumulative_prod", "unsafe")
     return _cumulative("cumulative_prod", x, axis, dtype, include_initial)

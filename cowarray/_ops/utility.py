@@ -9,6 +9,7 @@ from .._checks import NUMERIC, accepts, check_dtypes, common_device
 from .._core.values import fresh, lazy_clone, may_view
 from .._dtypes import promote
 from ._args import normalize_axes, normalize_axis, require_array
+from ._out import write_out
 
 __all__ = ["all", "any", "diff"]
 
@@ -24,7 +25,14 @@ def _logical_reduce(name: str, x: Array, axis: object, keepdims: bool) -> Array:
     return fresh(function(x._data, axis=axes, keepdims=keepdims), x._device)
 
 
-def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
+def all(
+    x: Array,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    keepdims: bool = False,
+    out: Array | None = None,
+) -> Array:
     """Whether every element over ``axis`` is true (non-zero; NaN counts as true).
 
     An empty reduction gives True.
@@ -35,11 +43,14 @@ def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
     axis : int, tuple of int or None
         The axes to reduce (all by default).
     keepdims : bool, default False
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``; any dtype: True is 1); keyword-only.
 
     Returns
     -------
     Array
-        A boolean array.
+        A boolean array (``out`` itself with ``out=``).
 
     Examples
     --------
@@ -47,10 +58,19 @@ def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
     >>> ca.all(ca.asarray([[1, 0], [2, 3]]), axis=1)
     cowarray.Array([False,  True], dtype=bool)
     """
+    if out is not None:
+        return write_out(out, all(x, axis=axis, keepdims=keepdims), "all", "unsafe")
     return _logical_reduce("all", x, axis, keepdims)
 
 
-def any(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
+def any(
+    x: Array,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    keepdims: bool = False,
+    out: Array | None = None,
+) -> Array:
     """Whether some element over ``axis`` is true (non-zero; NaN counts as true).
 
     An empty reduction gives False.
@@ -61,11 +81,14 @@ def any(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
     axis : int, tuple of int or None
         The axes to reduce (all by default).
     keepdims : bool, default False
+    out : Array, optional
+        An Array of the result's shape to write the result into, through
+        copy-on-write (NumPy's ``out=``; any dtype: True is 1); keyword-only.
 
     Returns
     -------
     Array
-        A boolean array.
+        A boolean array (``out`` itself with ``out=``).
 
     Examples
     --------
@@ -73,6 +96,8 @@ def any(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
     >>> ca.any(ca.asarray([0.0, float("nan")]))
     cowarray.Array(True, dtype=bool)
     """
+    if out is not None:
+        return write_out(out, any(x, axis=axis, keepdims=keepdims), "any", "unsafe")
     return _logical_reduce("any", x, axis, keepdims)
 
 

@@ -1,18 +1,20 @@
-"""``out=`` on the element-wise functions, as NumPy's ufuncs take it (cowarray/_ops/_out.py).
+"""``out=`` wherever NumPy's function of the same name takes it (cowarray/_ops/_out.py).
 
 Every function that takes ``out=`` is compared with NumPy's: the values
 written, the object returned (``out`` itself), which out dtypes are taken
 (NumPy's casting rule for that function), an ``out`` that shares its buffer
 (its clone keeps its values), an ``out`` that is one of the inputs
 (``ca.clip(V, 0, 1, out=V)``), and every refusal (type, shape, dtype,
-device), which leaves every array as it was. Then a write into a view, and
-the issue's port (Gray-Scott with ``xp.clip(V, 0, 1, out=V)``) run
-unchanged on NumPy and cowarray.
+device), which leaves every array as it was. Then the positions of ``out``
+in the NumPy-named extras, the Generator's ``out=``,
+a write into a view, and the issue's port (Gray-Scott with
+``xp.clip(V, 0, 1, out=V)``) run unchanged on NumPy and cowarray.
 """
 
 from __future__ import annotations
 
 import inspect
+import types
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -95,8 +97,63 @@ CASES.update(
         "round": ([F], lambda xp, a, **k: xp.round(a, **k)),
         "round decimals": ([F], lambda xp, a, **k: xp.round(a, decimals=1, **k)),
         "around": ([F], lambda xp, a, **k: xp.around(a, 1, **k)),
+        "power": ([POSITIVE, F], _named("power")),
+        "float_power": ([POSITIVE, F], _named("float_power")),
+        "isposinf": ([INF], _named("isposinf")),
+        "isneginf": ([INF], _named("isneginf")),
+        "sum": ([F], lambda xp, a, **k: xp.sum(a, axis=0, **k)),
+        "sum all": ([F], lambda xp, a, **k: xp.sum(a, **k)),
+        "sum keepdims": ([F], lambda xp, a, **k: xp.sum(a, axis=1, keepdims=True, **k)),
+        "prod": ([F], lambda xp, a, **k: xp.prod(a, axis=1, **k)),
+        "mean": ([F], lambda xp, a, **k: xp.mean(a, axis=0, **k)),
+        "std": ([F], lambda xp, a, **k: xp.std(a, axis=0, **k)),
+        "var": ([F], lambda xp, a, **k: xp.var(a, axis=1, **k)),
+        "max": ([F], lambda xp, a, **k: xp.max(a, axis=0, **k)),
+        "min": ([F], lambda xp, a, **k: xp.min(a, **k)),
+        "argmax": ([F], lambda xp, a, **k: xp.argmax(a, axis=1, **k)),
+        "argmin": ([F], lambda xp, a, **k: xp.argmin(a, axis=0, **k)),
+        "any": ([BOOLS], lambda xp, a, **k: xp.any(a, axis=0, **k)),
+        "all": ([F], lambda xp, a, **k: xp.all(a, axis=1, **k)),
+        "cumulative_sum": ([F], lambda xp, a, **k: xp.cumulative_sum(a, axis=0, **k)),
+        "cumulative_prod": ([INTS], lambda xp, a, **k: xp.cumulative_prod(a, axis=1, **k)),
+        "cumsum": ([F], lambda xp, a, **k: xp.cumsum(a, **k)),
+        "cumprod": ([INTS], lambda xp, a, **k: xp.cumprod(a, axis=0, **k)),
+        "nancumsum": ([NAN], lambda xp, a, **k: xp.nancumsum(a, axis=1, **k)),
+        "nancumprod": ([NAN], lambda xp, a, **k: xp.nancumprod(a, axis=0, **k)),
+        "nansum": ([NAN], lambda xp, a, **k: xp.nansum(a, axis=0, **k)),
+        "nanprod": ([NAN], lambda xp, a, **k: xp.nanprod(a, axis=1, **k)),
+        "nanmean": ([NAN], lambda xp, a, **k: xp.nanmean(a, axis=1, **k)),
+        "nanmean of integers": ([INTS], lambda xp, a, **k: xp.nanmean(a, axis=0, **k)),
+        "nanvar": ([NAN], lambda xp, a, **k: xp.nanvar(a, axis=1, **k)),
+        "nanstd": ([NAN], lambda xp, a, **k: xp.nanstd(a, axis=1, **k)),
+        "nanmin": ([NAN], lambda xp, a, **k: xp.nanmin(a, axis=1, **k)),
+        "nanmax": ([NAN], lambda xp, a, **k: xp.nanmax(a, axis=1, **k)),
+        "nanargmin": ([NAN], lambda xp, a, **k: xp.nanargmin(a, axis=1, **k)),
+        "nanargmax": ([NAN], lambda xp, a, **k: xp.nanargmax(a, axis=1, **k)),
+        "median": ([F], lambda xp, a, **k: xp.median(a, axis=0, **k)),
+        "nanmedian": ([NAN], lambda xp, a, **k: xp.nanmedian(a, axis=1, **k)),
+        "quantile": ([F], lambda xp, a, **k: xp.quantile(a, 0.3, axis=0, **k)),
+        "percentile": ([F], lambda xp, a, **k: xp.percentile(a, 30.0, axis=1, **k)),
+        "nanquantile": ([NAN], lambda xp, a, **k: xp.nanquantile(a, 0.3, axis=1, **k)),
+        "nanpercentile": ([NAN], lambda xp, a, **k: xp.nanpercentile(a, 30.0, axis=1, **k)),
+        "take": ([F, INDICES], lambda xp, a, i, **k: xp.take(a, i, axis=1, **k)),
+        "concat": ([F, UNIT], lambda xp, a, b, **k: xp.concat([a, b], axis=1, **k)),
+        "stack": ([F, UNIT], lambda xp, a, b, **k: xp.stack([a, b], axis=0, **k)),
         "matmul": ([F, F.T.copy()], _named("matmul")),
         "vecdot": ([F, UNIT], _named("vecdot")),
+        "dot": ([F, F.T.copy()], _named("dot")),
+        "outer": ([F[0].copy(), F[1].copy()], _named("outer")),
+        "einsum": ([F, UNIT], lambda xp, a, b, **k: xp.einsum("ij,kj->ik", a, b, **k)),
+        "fft.fft": ([COMPLEX], lambda xp, a, **k: xp.fft.fft(a, **k)),
+        "fft.ifft": ([COMPLEX], lambda xp, a, **k: xp.fft.ifft(a, axis=0, **k)),
+        "fft.fftn": ([COMPLEX], lambda xp, a, **k: xp.fft.fftn(a, **k)),
+        "fft.ifftn": ([COMPLEX], lambda xp, a, **k: xp.fft.ifftn(a, **k)),
+        "fft.rfft": ([F], lambda xp, a, **k: xp.fft.rfft(a, **k)),
+        "fft.irfft": ([COMPLEX], lambda xp, a, **k: xp.fft.irfft(a, **k)),
+        "fft.rfftn": ([F], lambda xp, a, **k: xp.fft.rfftn(a, **k)),
+        "fft.irfftn": ([COMPLEX], lambda xp, a, **k: xp.fft.irfftn(a, **k)),
+        "fft.hfft": ([COMPLEX], lambda xp, a, **k: xp.fft.hfft(a, **k)),
+        "fft.ihfft": ([F], lambda xp, a, **k: xp.fft.ihfft(a, **k)),
     }
 )
 
@@ -327,6 +384,26 @@ def test_a_refused_out_raises_in_cowarrays_words_and_changes_nothing(
             assert not out.any()
 
 
+def test_a_refused_out_that_is_an_input_changes_nothing() -> None:
+    x = ca.asarray([[1.0, 2.0], [3.0, 4.0]])
+    clone = ca.lazy_clone(x)
+    with pytest.raises(ValueError, match=r"out has shape \(2, 2\), but the result has shape"):
+        ca.sum(x, axis=0, out=x)
+    with pytest.raises(TypeError, match="same_kind"):
+        ca.add(x, 0.5, out=ca.asarray([[1, 2], [3, 4]]))
+    with pytest.raises(TypeError, match="'no' rule"):
+        ca.dot(x, x, out=ca.zeros((2, 2), dtype=ca.float32))
+    assert x.tolist() == [[1.0, 2.0], [3.0, 4.0]] == clone.tolist()
+    assert ca.shares_buffer(x, clone)  # nothing was even copied
+
+
+def test_a_moved_out_says_it_was_moved() -> None:
+    out = ca.zeros(3)
+    ca.move(out)
+    with pytest.raises(ValueError, match="move"):
+        ca.add(ca.ones(3), 1.0, out=out)
+
+
 # -- NumPy's ufunc forms: casting=, a one-entry tuple, an out the result broadcasts to
 
 
@@ -338,6 +415,9 @@ def test_casting_unsafe_lets_a_ufunc_truncate_into_an_integer_out() -> None:
     assert ca.multiply(x, 2.0, out=out, casting="unsafe") is out
     expected = np.multiply(host(x), 2.0, out=np.zeros(3, np.int64), casting="unsafe")
     np.testing.assert_array_equal(host(out), expected)
+    joined = ca.zeros(6, dtype=ca.int64)
+    ca.concat([x, x], out=joined, casting="unsafe")
+    np.testing.assert_array_equal(host(joined), np.concat([host(x)] * 2).astype(np.int64))
     with pytest.raises(TypeError, match="'safe' rule"):
         ca.clip(x, 0, 1, out=ca.zeros(3, dtype=ca.float32), casting="safe")
 
@@ -346,7 +426,8 @@ def test_casting_unsafe_lets_a_ufunc_truncate_into_an_integer_out() -> None:
     "call",
     [
         lambda out: ca.add(ca.ones(2), 1.0, out=out, casting="sometimes"),
-        lambda out: ca.clip(ca.ones(2), 0, 1, out=out, casting="sometimes"),
+        lambda out: ca.concat([ca.ones(1), ca.ones(1)], out=out, casting="sometimes"),
+        lambda out: ca.einsum("i->i", ca.ones(2), out=out, casting="sometimes"),
     ],
 )
 def test_an_unknown_casting_names_numpys_rules(call: Call) -> None:
@@ -366,11 +447,166 @@ def test_a_ufunc_takes_a_one_entry_tuple_and_an_out_the_result_broadcasts_to() -
     assert_matches(wide, np.add(host(x), 1.0, out=np.zeros((2, 3))))
     with pytest.raises(ValueError, match=r"\(or one it broadcasts to\)"):
         ca.add(wide, 1.0, out=ca.zeros(3))
+    with pytest.raises(ValueError, match="out has shape"):
+        ca.sum(wide, axis=0, out=ca.zeros((2, 3)))  # a reduction's out: its shape exactly
 
 
 def test_out_none_is_the_default() -> None:
     x = ca.asarray([1.0, 2.0])
     assert ca.add(x, x, out=None) is not x
+    assert ca.sum(x, out=None).item() == 3.0
+
+
+# -- every function NumPy gives out= takes it -------------------------------------
+
+#: cowarray names that are not NumPy's function of that name.
+NOT_NUMPYS = {
+    "trace": "ca.trace is cowarray's record of copies, not numpy.trace",
+}
+
+
+def _numpy_takes_out(function: Any) -> bool:
+    if isinstance(function, np.ufunc):
+        return True
+    try:
+        return "out" in inspect.signature(function).parameters
+    except (TypeError, ValueError):  # a Cython method: its signature heads its docstring
+        return "out=" in (function.__doc__ or "").strip().split("\n")[0]
+
+
+def _pairs() -> list[tuple[str, Any, Any]]:
+    pairs = []
+    rng = ca.random.default_rng(0)
+    for module, numpy_module, prefix in (
+        (ca, np, "ca"),
+        (ca.fft, np.fft, "ca.fft"),
+        (ca.linalg, np.linalg, "ca.linalg"),
+    ):
+        for name in getattr(module, "__all__", None) or dir(module):
+            value = getattr(module, name, None)
+            if name.startswith("_") or not isinstance(value, types.FunctionType):
+                continue
+            if prefix == "ca.linalg" and getattr(ca, name, None) is value:
+                continue  # (ca.linalg.matmul is ca.matmul, which is numpy.matmul)
+            pairs.append((f"{prefix}.{name}", value, getattr(numpy_module, name, None)))
+    for name in dir(ca.random.Generator):
+        if not name.startswith("_"):
+            numpy_method = getattr(np.random.Generator, name, None)
+            pairs.append((f"rng.{name}", getattr(rng, name), numpy_method))
+    return pairs
+
+
+def _takes_out(function: Any) -> bool:
+    """Whether ``function`` takes an Array as ``out`` (``reshape``'s ``out: None``
+    is the hint policy's refusal, spelled in its signature)."""
+    try:
+        parameter = inspect.signature(function).parameters.get("out")
+    except (TypeError, ValueError):
+        return False
+    return parameter is not None and parameter.annotation != "None"
+
+
+def test_every_function_whose_numpy_namesake_takes_out_takes_it() -> None:
+    missing, extra = [], []
+    for name, function, numpy_function in _pairs():
+        if name.rsplit(".", 1)[1] in NOT_NUMPYS or name == "ca.sharing_picture":
+            continue
+        numpy_takes = numpy_function is not None and _numpy_takes_out(numpy_function)
+        if numpy_takes and not _takes_out(function):
+            missing.append(name)
+        if _takes_out(function) and not numpy_takes:
+            extra.append(name)
+    assert missing == [] and extra == []
+
+
+def test_the_enumeration_finds_the_functions_that_take_out() -> None:
+    taking = [name for name, function, _ in _pairs() if _takes_out(function)]
+    assert len(taking) > 110 and "ca.clip" in taking and "rng.random" in taking
+    tested = {name.split(" ")[0] for name in CASES} | {"cumulative_sum"}
+    untested = [
+        name
+        for name in taking
+        if name.removeprefix("ca.") not in tested and not name.startswith("rng.")
+    ]
+    assert untested == []
+
+
+@pytest.mark.parametrize("name", [n for n, f, _ in _pairs() if _takes_out(f)])
+def test_the_docstring_says_out(name: str) -> None:
+    function = dict((n, f) for n, f, _ in _pairs())[name]
+    assert "out" in (function.__doc__ or ""), name
+    parameter = inspect.signature(function).parameters["out"]
+    assert parameter.default is None
+
+
+# -- where NumPy puts out positionally, the NumPy-named extras put it too -----------
+
+POSITIONAL: dict[str, Callable[[Any, Any, Any], Any]] = {
+    "cumsum": lambda xp, a, out: xp.cumsum(a, 0, None, out),
+    "nancumprod": lambda xp, a, out: xp.nancumprod(a, 1, None, out),
+    "nansum": lambda xp, a, out: xp.nansum(a, 0, None, out, True),
+    "nanmean": lambda xp, a, out: xp.nanmean(a, 1, None, out),
+    "nanvar": lambda xp, a, out: xp.nanvar(a, 1, None, out, 1),
+    "nanmax": lambda xp, a, out: xp.nanmax(a, 0, out),
+    "nanargmin": lambda xp, a, out: xp.nanargmin(a, 0, out),
+    "median": lambda xp, a, out: xp.median(a, 0, out),
+    "quantile": lambda xp, a, out: xp.quantile(a, 0.25, 1, out),
+    "around": lambda xp, a, out: xp.around(a, 1, out),
+    "dot": lambda xp, a, out: xp.dot(a, a.T, out),
+    "outer": lambda xp, a, out: xp.outer(a[0], a[1], out),
+    "isposinf": lambda xp, a, out: xp.isposinf(a, out),
+}
+
+
+@pytest.mark.parametrize("name", POSITIONAL)
+def test_out_goes_where_numpy_puts_it(name: str) -> None:
+    call = POSITIONAL[name]
+    data = INF if name == "isposinf" else NAN if name.startswith("nan") else F
+    expected = np.asarray(call(np, data.copy(), None))
+    numpy_out = np.zeros_like(expected)
+    call(np, data.copy(), numpy_out)
+    out = ca.zeros(expected.shape, dtype=expected.dtype)
+    assert call(ca, ca.asarray(data), out) is out
+    assert_matches(out, numpy_out)
+
+
+# -- the Generator: out gives the size, and a refused out draws nothing ---------------
+
+
+@pytest.mark.parametrize("method", ["random", "standard_normal"])
+def test_a_generator_fills_out_with_numpys_stream(method: str) -> None:
+    rng = ca.random.default_rng(7)
+    out = ca.zeros((2, 3))
+    clone = ca.lazy_clone(out)
+    assert getattr(rng, method)(out=out) is out
+    numpy_out = np.zeros((2, 3))
+    getattr(np.random.default_rng(7), method)(out=numpy_out)
+    assert_matches(out, numpy_out)
+    assert not host(clone).any()
+    single = ca.zeros(3, dtype=ca.float32)
+    getattr(rng, method)(3, dtype=ca.float32, out=single)
+    numpy_single = np.zeros(3, dtype=np.float32)
+    numpy_rng = np.random.default_rng(7)
+    getattr(numpy_rng, method)(out=np.zeros((2, 3)))
+    getattr(numpy_rng, method)(3, dtype=np.float32, out=numpy_single)
+    assert_matches(single, numpy_single)
+
+
+@pytest.mark.parametrize("method", ["random", "standard_normal"])
+def test_a_refused_generator_out_draws_nothing(method: str) -> None:
+    rng = ca.random.default_rng(3)
+    out = ca.zeros(2)
+    for call, error, words in (
+        (lambda: getattr(rng, method)(out=ca.zeros(2, dtype=ca.float32)), TypeError, "dtype"),
+        (lambda: getattr(rng, method)(3, out=out), ValueError, "size"),
+        (lambda: getattr(rng, method)(out=[0.0, 0.0]), TypeError, "cowarray Array"),
+        (lambda: getattr(rng, method)(out=ca.zeros(2, device="cpu:1")), ValueError, "cpu:1"),
+    ):
+        with pytest.raises(error, match=words):
+            call()
+    assert out.tolist() == [0.0, 0.0]
+    first = getattr(rng, method)(2)
+    assert_matches(first, getattr(np.random.default_rng(3), method)(2))
 
 
 # -- a view as out: a value too, and the write warns ---------------------------------
