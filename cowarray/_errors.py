@@ -36,7 +36,10 @@ the same answer wherever it is tried):
   :func:`out_refused` that says how to write a result into an array
   (``y[...] = result``, or ``y.at[...].set(result)``); ``out=None`` is
   accepted, as NumPy's default. :func:`refuse_out` applies it to every public
-  function of the namespaces, the Array's methods say it themselves.
+  function of the namespaces that has no ``out`` parameter. The functions
+  (and methods) whose NumPy namesake takes ``out=`` take it, and write the
+  result through copy-on-write (``cowarray/_ops/_out.py``, with its own
+  errors for a wrong ``out``).
 - A NumPy name cowarray spells otherwise, looked up on a namespace or an
   Array: an AttributeError naming the spelling (:func:`missing_name`,
   :func:`missing_array_attribute`); the torch bridge's names name its module.

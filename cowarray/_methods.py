@@ -7,8 +7,9 @@ the methods translate NumPy's method signatures (positional ``axis``,
 there is one implementation of each operation. They are the set JAX arrays
 offer that fits a value type:
 
-- ``out=`` is accepted only as ``None``: a method result is a new value (assign
-  it, ``y[...] = x.sum(axis=0)``, to write it into ``y`` through copy-on-write).
+- ``out=`` is the namespace function's (NumPy's, where NumPy's method takes
+  it): the result is written into ``out`` through copy-on-write and ``out``
+  is returned, so arrays sharing ``out``'s buffer keep their values.
 - ``x.sort()`` and ``x.fill(v)`` change ``x`` in place as NumPy's do, through
   the copy-on-write write path (``x[...] = ...``): other values that share
   ``x``'s buffer keep theirs.
@@ -36,7 +37,7 @@ from ._array import Array
 from ._core import families
 from ._core.values import reshape_view
 from ._core.values import view as view_as
-from ._errors import ARRAY_SPELLINGS, missing_array_attribute, out_refused
+from ._errors import ARRAY_SPELLINGS, missing_array_attribute
 from ._ops import (
     creation,
     data_types,
@@ -52,11 +53,6 @@ from ._ops import (
 )
 
 __all__ = ["register"]
-
-
-def _no_out(out: object, method: str) -> None:
-    if out is not None:
-        raise out_refused(f"x.{method}")
 
 
 def _shape_arguments(shape: tuple[Any, ...], method: str) -> Any:
@@ -208,37 +204,34 @@ def sum(
     self: Array,
     axis: int | tuple[int, ...] | None = None,
     dtype: Any = None,
-    out: None = None,
+    out: Array | None = None,
     keepdims: bool = False,
 ) -> Array:
     """The sum over ``axis`` (:func:`cowarray.sum`)."""
-    _no_out(out, "sum")
-    return statistical.sum(self, axis=axis, dtype=dtype, keepdims=keepdims)
+    return statistical.sum(self, axis=axis, dtype=dtype, keepdims=keepdims, out=out)
 
 
 def prod(
     self: Array,
     axis: int | tuple[int, ...] | None = None,
     dtype: Any = None,
-    out: None = None,
+    out: Array | None = None,
     keepdims: bool = False,
 ) -> Array:
     """The product over ``axis`` (:func:`cowarray.prod`)."""
-    _no_out(out, "prod")
-    return statistical.prod(self, axis=axis, dtype=dtype, keepdims=keepdims)
+    return statistical.prod(self, axis=axis, dtype=dtype, keepdims=keepdims, out=out)
 
 
 def mean(
     self: Array,
     axis: int | tuple[int, ...] | None = None,
     dtype: Any = None,
-    out: None = None,
+    out: Array | None = None,
     keepdims: bool = False,
 ) -> Array:
     """The mean over ``axis`` (:func:`cowarray.mean`)."""
-    _no_out(out, "mean")
     x = self if dtype is None else data_types.astype(self, _dtypes.to_dtype(dtype))
-    return statistical.mean(x, axis=axis, keepdims=keepdims)
+    return statistical.mean(x, axis=axis, keepdims=keepdims, out=out)
 
 
 def _spread(name: str, function: Callable[..., Array]) -> Callable[..., Array]:
@@ -246,18 +239,21 @@ def _spread(name: str, function: Callable[..., Array]) -> Callable[..., Array]:
         self: Array,
         axis: int | tuple[int, ...] | None = None,
         dtype: Any = None,
-        out: None = None,
+        out: Array | None = None,
         ddof: int | float = 0,
         keepdims: bool = False,
         *,
         correction: int | float | None = None,
     ) -> Array:
-        _no_out(out, name)
         if correction is not None and ddof != 0:
             raise ValueError(f"x.{name}() takes ddof= or correction=, not both (they are one)")
         x = self if dtype is None else data_types.astype(self, _dtypes.to_dtype(dtype))
         return function(
-            x, axis=axis, correction=ddof if correction is None else correction, keepdims=keepdims
+            x,
+            axis=axis,
+            correction=ddof if correction is None else correction,
+            keepdims=keepdims,
+            out=out,
         )
 
     method.__name__ = method.__qualname__ = name
@@ -271,9 +267,10 @@ var.__doc__ = "The variance over ``axis``; ``ddof=`` as NumPy (:func:`cowarray.v
 
 
 def _extremum(name: str, function: Callable[..., Array]) -> Callable[..., Array]:
-    def method(self: Array, axis: Any = None, out: None = None, keepdims: bool = False) -> Array:
-        _no_out(out, name)
-        return function(self, axis=axis, keepdims=keepdims)
+    def method(
+        self: Array, axis: Any = None, out: Array | None = None, keepdims: bool = False
+    ) -> Array:
+        return function(self, axis=axis, keepdims=keepdims, out=out)
 
     method.__name__ = method.__qualname__ = name
     return method
@@ -294,9 +291,10 @@ all.__doc__ = "Whether every element over ``axis`` is true (:func:`cowarray.all`
 
 
 def _cumulative(name: str, function: Callable[..., Array]) -> Callable[..., Array]:
-    def method(self: Array, axis: int | None = None, dtype: Any = None, out: None = None) -> Array:
-        _no_out(out, name)
-        return function(self, axis=axis, dtype=dtype)
+    def method(
+        self: Array, axis: int | None = None, dtype: Any = None, out: Array | None = None
+    ) -> Array:
+        return function(self, axis, dtype, out)
 
     method.__name__ = method.__qualname__ = name
     return method
@@ -311,16 +309,21 @@ cumprod.__doc__ = "The cumulative product along ``axis`` (:func:`cowarray.cumpro
 # -- elementwise ----------------------------------------------------------------
 
 
-def clip(self: Array, min: Any = None, max: Any = None, out: None = None) -> Array:
+def clip(
+    self: Array,
+    min: Any = None,
+    max: Any = None,
+    out: Array | None = None,
+    *,
+    casting: str = "same_kind",
+) -> Array:
     """Values limited to ``[min, max]`` (:func:`cowarray.clip`)."""
-    _no_out(out, "clip")
-    return elementwise.clip(self, min, max)
+    return elementwise.clip(self, min, max, out=out, casting=casting)
 
 
-def round(self: Array, decimals: int = 0, out: None = None) -> Array:
+def round(self: Array, decimals: int = 0, out: Array | None = None) -> Array:
     """Values rounded to ``decimals`` (:func:`cowarray.round`)."""
-    _no_out(out, "round")
-    return elementwise.round(self, decimals=decimals)
+    return elementwise.round(self, decimals=decimals, out=out)
 
 
 def conj(self: Array) -> Array:
@@ -345,10 +348,9 @@ def _imag(self: Array) -> Array:
     return elementwise.imag(self)
 
 
-def dot(self: Array, b: Array, out: None = None) -> Array:
+def dot(self: Array, b: Array, out: Array | None = None) -> Array:
     """The dot product with ``b`` (:func:`cowarray.dot`)."""
-    _no_out(out, "dot")
-    return numpy_math.dot(self, b)
+    return numpy_math.dot(self, b, out)
 
 
 # -- searching and sorting ------------------------------------------------------

@@ -694,7 +694,8 @@ def _cases() -> list[Case]:
     # NumPy-style array methods
     add("xf.reshape(2, 2)", lambda: xf.reshape(2, 2), "bad-value", "shape")
     add("xf.reshape(3, order='F')", lambda: xf.reshape(3, order="F"), "bad-value", "order")
-    add("xf.sum(out=xf)", lambda: xf.sum(out=xf), "wrong-type", "out")
+    add("xf.sum(out=[0.0])", lambda: xf.sum(out=[0.0]), "wrong-type", "out")
+    add("xf.sum(out=xf)", lambda: xf.sum(out=xf), "bad-value", "out", "shape")
     add("xf.sum(axis=3)", lambda: xf.sum(axis=3), "axis-range", "axis")
     add("xf.astype('foo')", lambda: xf.astype("foo"), "unknown-dtype", "dtype")
     add("xf.view('foo')", lambda: xf.view("foo"), "unknown-dtype", "dtype")
@@ -709,7 +710,7 @@ def _cases() -> list[Case]:
     add("xf.round(decimals=1.5)", lambda: xf.round(decimals=1.5), "wrong-type", "decimals")
     add("xf.cumsum(axis=3)", lambda: xf.cumsum(axis=3), "axis-range", "axis")
     add("xf.std(ddof=-1)", lambda: xf.std(ddof=-1), "bad-value", "ddof", "correction")
-    add("xf.clip(out=xf)", lambda: xf.clip(0, 1, out=xf), "wrong-type", "out")
+    add("xf.clip(out=xi)", lambda: xf.clip(0, 1, out=xi), "bad-dtype", "out", "dtype")
     add("xf.dot(m)", lambda: xf.dot(m), "bad-value", "shape")
 
     # beyond the standard: numpy_functions, numpy_math, numpy_statistics

@@ -223,7 +223,9 @@ def test_view_refuses_what_would_need_a_copy() -> None:
 @pytest.mark.parametrize(
     ("call", "error", "words"),
     [
-        (lambda x: x.sum(out=ca.zeros(())), TypeError, "values"),
+        (lambda x: x.sum(out=ca.zeros(2)), ValueError, "out has shape"),
+        (lambda x: x.sum(axis=0, out=x), ValueError, "out has shape"),
+        (lambda x: x.clip(0, 1, out=ca.zeros(x.shape, dtype=ca.int64)), TypeError, "same_kind"),
         (lambda x: x.reshape(), TypeError, "needs a shape"),
         (lambda x: x.reshape(2.5, 2), TypeError, "integers"),
         (lambda x: x.reshape(4, 4), ValueError, "cannot reshape"),

@@ -5,8 +5,8 @@ written, the object returned (``out`` itself), which out dtypes are taken
 (NumPy's casting rule for that function), an ``out`` that shares its buffer
 (its clone keeps its values), an ``out`` that is one of the inputs
 (``ca.clip(V, 0, 1, out=V)``), and every refusal (type, shape, dtype,
-device), which leaves every array as it was. Then the positions of ``out``
-in the NumPy-named extras, the Generator's ``out=``,
+device), which leaves every array as it was. Then the array methods, the
+positions of ``out`` in the NumPy-named extras, the Generator's ``out=``,
 a write into a view, and the issue's port (Gray-Scott with
 ``xp.clip(V, 0, 1, out=V)``) run unchanged on NumPy and cowarray.
 """
@@ -537,6 +537,45 @@ def test_the_docstring_says_out(name: str) -> None:
     assert "out" in (function.__doc__ or ""), name
     parameter = inspect.signature(function).parameters["out"]
     assert parameter.default is None
+
+
+# -- the array methods: NumPy's signatures, out positional too ----------------------
+
+METHODS: dict[str, Callable[[Any, Any], Any]] = {
+    "sum": lambda x, out: x.sum(0, None, out),
+    "prod": lambda x, out: x.prod(1, None, out),
+    "mean": lambda x, out: x.mean(0, None, out),
+    "std": lambda x, out: x.std(0, None, out, 1),
+    "var": lambda x, out: x.var(1, None, out),
+    "max": lambda x, out: x.max(0, out),
+    "min": lambda x, out: x.min(1, out),
+    "argmax": lambda x, out: x.argmax(0, out),
+    "argmin": lambda x, out: x.argmin(1, out),
+    "any": lambda x, out: x.any(axis=0, out=out),  # (NumPy reads them positionally as dtype)
+    "all": lambda x, out: x.all(axis=1, out=out, keepdims=True),
+    "cumsum": lambda x, out: x.cumsum(0, None, out),
+    "cumprod": lambda x, out: x.cumprod(1, None, out),
+    "clip": lambda x, out: x.clip(0, 1, out),
+    "round": lambda x, out: x.round(1, out),
+    "dot": lambda x, out: x.dot(x.T, out),
+}
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_a_method_writes_out_as_numpys_does(method: str) -> None:
+    call = METHODS[method]
+    expected = call(F.copy(), None)
+    numpy_out = np.zeros_like(expected)
+    call(F.copy(), numpy_out)
+    x = ca.asarray(F)
+    out = ca.zeros(expected.shape, dtype=expected.dtype)
+    clone = ca.lazy_clone(out)
+    assert call(x, out) is out
+    assert_matches(out, numpy_out)
+    assert not host(clone).any()
+    np.testing.assert_array_equal(host(x), F)
+    with pytest.raises(ValueError, match="out has shape"):
+        call(x, ca.zeros(_wrong_shape(expected.shape), dtype=expected.dtype))
 
 
 # -- where NumPy puts out positionally, the NumPy-named extras put it too -----------
