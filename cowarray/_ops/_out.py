@@ -109,13 +109,13 @@ def check_out(
             f"(ca.empty({shape}, dtype=ca.{dtype}) makes one), or leave out at None for "
             "a new array"
         )
-    target = out._data  # (a moved-from Array raises its own clear error here)
+    target = out._data
+    given = tuple(target.shape)  # (a moved-from Array raises its own clear error here)
     if out._device is not device:
         raise ValueError(
             f"{function}: out is on {out._device} but the result is on {device}; pass an "
-            f"out on {device} (ca.to_device moves an array)"
+            f"out on {device} (out.to_device({str(device)!r}) makes one)"
         )
-    given = tuple(target.shape)
     if given != shape and not (broadcast and _broadcasts(shape, given)):
         spread = " (or one it broadcasts to)" if broadcast else ""
         raise ValueError(

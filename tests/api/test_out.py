@@ -400,8 +400,13 @@ def test_a_refused_out_that_is_an_input_changes_nothing() -> None:
 def test_a_moved_out_says_it_was_moved() -> None:
     out = ca.zeros(3)
     ca.move(out)
-    with pytest.raises(ValueError, match="move"):
-        ca.add(ca.ones(3), 1.0, out=out)
+    for call in (
+        lambda: ca.add(ca.ones(3), 1.0, out=out),
+        lambda: ca.sum(ca.ones(3), out=out),
+        lambda: ca.random.default_rng(0).random(out=out),
+    ):
+        with pytest.raises(ValueError, match=r"was moved into another by cowarray\.move"):
+            call()
 
 
 # -- NumPy's ufunc forms: casting=, a one-entry tuple, an out the result broadcasts to
