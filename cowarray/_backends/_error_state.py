@@ -88,12 +88,16 @@ BLOCK_CODES: Final[set[Any]] = set()
 
 
 class _PerThread(threading.local):
-    def __init__(self) -> None:
-        #: The flags the blocks computed on this thread raised, until taken.
-        self.flags = 0
-        #: The state code run inside this thread's recording copy would
-        #: otherwise have had (the caller's; NumPy's default on a pool thread).
-        self.outer: ErrorState = DEFAULT_STATE
+    # Defaults on the class, not set in ``__init__``: a thread's first use runs
+    # ``__init__``, and a gc callback that runs inside it (it allocates) and
+    # uses the object again would find it half made. A class attribute is
+    # there from the start; the first write makes the thread's own.
+
+    #: The flags the blocks computed on this thread raised, until taken.
+    flags: int = 0
+    #: The state code run inside this thread's recording copy would
+    #: otherwise have had (the caller's; NumPy's default on a pool thread).
+    outer: ErrorState = DEFAULT_STATE
 
 
 _THREAD: Final = _PerThread()
