@@ -27,12 +27,15 @@ What to read next:
 
 from __future__ import annotations
 
+import sys as _sys
+
 from . import debug as debug
 from . import fft as fft
 from . import lib as lib
 from . import linalg as linalg
 from . import random as random
 from ._array import Array as Array
+from ._array import bind_namespace as _bind_namespace
 from ._at import register as _register_at
 from ._backends._parallel import get_num_threads as get_num_threads
 from ._backends._parallel import get_parallel_threshold as get_parallel_threshold
@@ -45,10 +48,10 @@ from ._constants import inf as inf
 from ._constants import nan as nan
 from ._constants import newaxis as newaxis
 from ._constants import pi as pi
-from ._core.families import ViewWriteWarning as ViewWriteWarning
-from ._core.families import calibrate_at_import as _calibrate_view_writes
-from ._core.values import check_every_store as _check_every_store
-from ._core.values import lazy_clone as lazy_clone
+from ._core import ViewWriteWarning as ViewWriteWarning
+from ._core import calibrate_at_import as _calibrate_view_writes
+from ._core import check_every_store as _check_every_store
+from ._core import lazy_clone as lazy_clone
 from ._dask_hook import watch_for_dask as _watch_for_dask
 from ._devices import Device as Device
 from ._dlpack import from_dlpack as from_dlpack
@@ -103,6 +106,7 @@ from ._ops.utility import *  # noqa: F403
 from ._page_cow import PageCow as PageCow
 from ._page_cow import page_cow_settings as page_cow_settings
 from ._page_cow import set_page_cow as set_page_cow
+from ._random import Generator as _Generator
 from .debug import CopyWarning as CopyWarning
 from .debug import CowInfo as CowInfo
 from .debug import copy_counters as copy_counters
@@ -117,6 +121,7 @@ from .interop import register_einops as _register_einops
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"
 
+_bind_namespace(_sys.modules[__name__])  # x.__array_namespace__()
 _register_at()  # x.at[i].set(v), JAX's functional updates
 _register_exports()  # __dlpack__ and __array__: the boundaries of rules 4 and 5
 _register_methods()  # x.sum(), x.reshape(2, 3): namespace functions by NumPy's names
@@ -134,7 +139,8 @@ _refuse_out_everywhere(
         random.__name__: "ca.random",
         debug.__name__: "ca.debug",
         lib.stride_tricks.__name__: "ca.lib.stride_tricks",
-    }
+    },
+    {_Generator: "rng"},
 )
 for _namespace in (linalg, fft, random):
     _hint_missing_names(_namespace)

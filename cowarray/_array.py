@@ -2,11 +2,12 @@
 
 An Array's slots (its backend data, sharing record, device, fast-write set,
 donation mark and view family) are laid out and set by the core
-(:class:`cowarray._core.values.Value`); this module gives the type its
+(``cowarray._core.Value``); this module gives the type its
 behaviour. Python operators are written once each, as one-line class
 attributes made by two factories (:func:`binary_operation`,
 :func:`unary_operation`). Every write goes through
-:func:`cowarray._core.cow.write`, the single place that decides whether to copy.
+:func:`cowarray._core.cow.write`, the single place that decides whether to copy,
+entered through the core's two doors (``cowarray._core.setitem`` and ``inplace``).
 """
 
 from __future__ import annotations
@@ -18,21 +19,21 @@ from typing import TYPE_CHECKING, Any, Final
 
 from . import _operators
 from ._consumers import called_from_a_library_that_keeps_conversions
-from ._core import cow, families
-from ._core.values import (
-    _PENDING,
+from ._core import (
+    PENDING,
     Value,
-    bind_array_type,
+    bind,
+    count_copy,
+    flush,
     getitem,
     lazy_clone,
     may_view,
     plain_slice,
-    private,
+    setitem,
     slice_is_plain,
     transposed,
-    view_of,
+    view,
 )
-from ._core.write import bind_conversions, setitem
 from ._devices import CPU, Device, as_device
 from ._dtypes import (
     DEFAULT_INDEX,
@@ -56,12 +57,119 @@ from ._operators import (
 )
 
 if TYPE_CHECKING:
-    from . import _at as _at_module
-    from . import _dlpack as _dlpack_module
-    from . import _methods
+    # The core's two constructors of new memory, as this layer sees them:
+    # they make the type bound below. (The core lies below this module and
+    # types what it makes by its slots; the ones made of an Array, a view or
+    # a lazy clone, give back the type they were given.)
+    def fresh(result: Any, device: Device) -> Array: ...
+    def private(data: Any, device: Device) -> Array: ...
+
+    from typing import Protocol
+
     from ._typing import DType
 
-__all__ = ["Array"]
+    class _AtUpdates(Protocol):
+        """``x.at[index]`` (cowarray._at._At): functional updates at ``index``."""
+
+        def get(
+            self,
+            *,
+            mode: str | None = None,
+            fill_value: Any = None,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+        ) -> Array: ...
+        def set(
+            self,
+            values: Any,
+            *,
+            mode: str | None = None,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+        ) -> Array: ...
+        def add(
+            self,
+            values: Any,
+            *,
+            mode: str | None = None,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+        ) -> Array: ...
+        def subtract(
+            self,
+            values: Any,
+            *,
+            mode: str | None = None,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+        ) -> Array: ...
+        def multiply(
+            self,
+            values: Any,
+            *,
+            mode: str | None = None,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+        ) -> Array: ...
+        def divide(
+            self,
+            values: Any,
+            *,
+            mode: str | None = None,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+        ) -> Array: ...
+        def power(
+            self,
+            values: Any,
+            *,
+            mode: str | None = None,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+        ) -> Array: ...
+        def min(
+            self,
+            values: Any,
+            *,
+            mode: str | None = None,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+        ) -> Array: ...
+        def max(
+            self,
+            values: Any,
+            *,
+            mode: str | None = None,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+        ) -> Array: ...
+        def apply(
+            self,
+            ufunc_like: Callable[[Array], Array],
+            *,
+            mode: str | None = None,
+            indices_are_sorted: bool = False,
+            unique_indices: bool = False,
+        ) -> Array: ...
+
+    class _AtIndexer(Protocol):
+        """``x.at`` (cowarray._at.AtIndexer): index it to choose where to update."""
+
+        def __getitem__(self, index: Any) -> _AtUpdates: ...
+else:
+    from ._core import fresh, private
+
+__all__ = ["Array", "bind_namespace", "fresh", "private"]
+
+#: The public namespace, bound by it once it is made (it lies above this module).
+_NAMESPACE: list[types.ModuleType] = []
+
+
+def bind_namespace(namespace: types.ModuleType) -> None:
+    """Let ``x.__array_namespace__()`` answer ``namespace`` (called once, by
+    ``cowarray/__init__.py``)."""
+    _NAMESPACE[:] = [namespace]
+
 
 SUPPORTED_API_VERSIONS: Final = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 
@@ -143,51 +251,145 @@ class Array(Value):
         """The transpose of the last two axes (a lazy value, no copy)."""
         if self._data.ndim < 2:
             raise ValueError(f"x.mT needs at least 2 dimensions, this array has {self._data.ndim}")
-        return view_of(self, _last_two_swapped)
+        return view(self, _last_two_swapped)
 
     if TYPE_CHECKING:
-        # Attached at import by the modules that define them (their arrows
-        # point down to this one), and named here from those definitions so
-        # that a reader and mypy see each one once: .at (cowarray._at), the
-        # exports (cowarray._dlpack), NumPy's and JAX's array methods, each a
-        # namespace function by another name (cowarray._methods).
-        at = property(_at_module._at)
-        __dlpack__ = _dlpack_module.array_dlpack
-        __array__ = _dlpack_module.array_to_numpy
-        real = property(_methods._real)
-        imag = property(_methods._imag)
-        conjugate = _methods.conj
-        reshape = _methods.reshape
-        transpose = _methods.transpose
-        ravel = _methods.ravel
-        flatten = _methods.flatten
-        squeeze = _methods.squeeze
-        swapaxes = _methods.swapaxes
-        astype = _methods.astype
-        view = _methods.view
-        sum = _methods.sum
-        prod = _methods.prod
-        mean = _methods.mean
-        std = _methods.std
-        var = _methods.var
-        max = _methods.max
-        min = _methods.min
-        argmax = _methods.argmax
-        argmin = _methods.argmin
-        any = _methods.any
-        all = _methods.all
-        cumsum = _methods.cumsum
-        cumprod = _methods.cumprod
-        clip = _methods.clip
-        round = _methods.round
-        conj = _methods.conj
-        dot = _methods.dot
-        nonzero = _methods.nonzero
-        sort = _methods.sort
-        argsort = _methods.argsort
-        item = _methods.item
-        tolist = _methods.tolist
-        fill = _methods.fill
+        # Attached at import by the modules that define them, which lie above
+        # this one (registration: cowarray._at's .at, cowarray._dlpack's
+        # exports, cowarray._methods' NumPy and JAX array methods, each a
+        # namespace function by another name), and declared here for type
+        # checkers by signature. tests/api/test_array_methods_declared.py
+        # fails where a declaration and the attached function differ.
+        @property
+        def at(self) -> _AtIndexer: ...
+        def __dlpack__(
+            self,
+            /,
+            *,
+            stream: Any = None,
+            max_version: tuple[int, int] | None = None,
+            dl_device: tuple[int, int] | None = None,
+            copy: bool | None = None,
+        ) -> Any: ...
+        def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any: ...
+        @property
+        def real(self) -> Array: ...
+        @property
+        def imag(self) -> Array: ...
+        def conjugate(self) -> Array: ...
+        def reshape(self, *shape: Any, order: str = "C", copy: bool | None = None) -> Array: ...
+        def transpose(self, *axes: Any) -> Array: ...
+        def ravel(self, order: str = "C") -> Array: ...
+        def flatten(self, order: str = "C") -> Array: ...
+        def squeeze(self, axis: int | tuple[int, ...] | None = None) -> Array: ...
+        def swapaxes(self, axis1: int, axis2: int) -> Array: ...
+        def astype(
+            self,
+            dtype: Any,
+            order: str = "K",
+            casting: str = "unsafe",
+            subok: bool = True,
+            copy: bool = True,
+            *,
+            device: Any = None,
+        ) -> Array: ...
+        def view(self, dtype: Any = None) -> Array: ...
+        def sum(
+            self,
+            axis: int | tuple[int, ...] | None = None,
+            dtype: Any = None,
+            out: Array | None = None,
+            keepdims: bool = False,
+        ) -> Array: ...
+        def prod(
+            self,
+            axis: int | tuple[int, ...] | None = None,
+            dtype: Any = None,
+            out: Array | None = None,
+            keepdims: bool = False,
+        ) -> Array: ...
+        def mean(
+            self,
+            axis: int | tuple[int, ...] | None = None,
+            dtype: Any = None,
+            out: Array | None = None,
+            keepdims: bool = False,
+        ) -> Array: ...
+        def std(
+            self,
+            axis: int | tuple[int, ...] | None = None,
+            dtype: Any = None,
+            out: Array | None = None,
+            ddof: int | float = 0,
+            keepdims: bool = False,
+            *,
+            correction: int | float | None = None,
+        ) -> Array: ...
+        def var(
+            self,
+            axis: int | tuple[int, ...] | None = None,
+            dtype: Any = None,
+            out: Array | None = None,
+            ddof: int | float = 0,
+            keepdims: bool = False,
+            *,
+            correction: int | float | None = None,
+        ) -> Array: ...
+        def max(
+            self, axis: Any = None, out: Array | None = None, keepdims: bool = False
+        ) -> Array: ...
+        def min(
+            self, axis: Any = None, out: Array | None = None, keepdims: bool = False
+        ) -> Array: ...
+        def argmax(
+            self, axis: Any = None, out: Array | None = None, keepdims: bool = False
+        ) -> Array: ...
+        def argmin(
+            self, axis: Any = None, out: Array | None = None, keepdims: bool = False
+        ) -> Array: ...
+        def any(
+            self, axis: Any = None, out: Array | None = None, keepdims: bool = False
+        ) -> Array: ...
+        def all(
+            self, axis: Any = None, out: Array | None = None, keepdims: bool = False
+        ) -> Array: ...
+        def cumsum(
+            self, axis: int | None = None, dtype: Any = None, out: Array | None = None
+        ) -> Array: ...
+        def cumprod(
+            self, axis: int | None = None, dtype: Any = None, out: Array | None = None
+        ) -> Array: ...
+        def clip(
+            self,
+            min: Any = None,
+            max: Any = None,
+            out: Array | None = None,
+            *,
+            casting: str = "same_kind",
+        ) -> Array: ...
+        def round(self, decimals: int = 0, out: Array | None = None) -> Array: ...
+        def conj(self) -> Array: ...
+        def dot(self, b: Array, out: Array | None = None) -> Array: ...
+        def nonzero(self) -> tuple[Array, ...]: ...
+        def sort(
+            self,
+            axis: int = -1,
+            kind: str | None = None,
+            order: None = None,
+            *,
+            stable: bool | None = None,
+        ) -> None: ...
+        def argsort(
+            self,
+            axis: int = -1,
+            kind: str | None = None,
+            order: None = None,
+            *,
+            stable: bool | None = None,
+        ) -> Array: ...
+        def item(self, *args: Any) -> Any: ...
+        def tolist(self) -> Any: ...
+        def fill(self, value: Any) -> None: ...
 
     # -- protocol methods ---------------------------------------------------
 
@@ -198,9 +400,7 @@ class Array(Value):
                 f"api_version={api_version!r} is not supported; cowarray implements "
                 f"{', '.join(SUPPORTED_API_VERSIONS)}"
             )
-        import cowarray
-
-        return cowarray
+        return _NAMESPACE[0]
 
     def to_device(self, device: Device | str, /, *, stream: object = None) -> Array:
         """The same values on ``device`` (lazy when the memory can be shared).
@@ -221,7 +421,7 @@ class Array(Value):
         if target.kind != self._device.kind:
             # Every byte copied into the other device's memory (host devices
             # share host memory: there the core shares it, or counts the copy).
-            cow.count_copy("import_copy", result, int(moved.nbytes))
+            count_copy("import_copy", result, int(moved.nbytes))
         return result
 
     def __dlpack_device__(self) -> tuple[int, int]:
@@ -268,8 +468,8 @@ class Array(Value):
     # -- conversions --------------------------------------------------------
 
     def _scalar(self, kind: str) -> Any:
-        if _PENDING:
-            families.flush()
+        if PENDING:
+            flush()
         if self._data.ndim != 0:
             raise TypeError(
                 f"{kind}() needs a 0-dimensional array, this one has shape {self.shape}"
@@ -324,8 +524,8 @@ class Array(Value):
         return map(self.__getitem__, range(self._data.shape[0]))
 
     def __format__(self, format_spec: str, /) -> str:
-        if _PENDING:
-            families.flush()
+        if PENDING:
+            flush()
         if self._data.ndim == 0:
             return format(self._data.item(), format_spec)  # as a NumPy scalar formats
         if format_spec:
@@ -346,8 +546,8 @@ class Array(Value):
         return private(rounded, self._device)
 
     def __repr__(self) -> str:
-        if _PENDING:
-            families.flush()
+        if PENDING:
+            flush()
         host = self._device.backend.to_numpy(self._data)
         body = _format(host)
         suffix = f", dtype={host.dtype}"
@@ -356,8 +556,8 @@ class Array(Value):
         return f"cowarray.Array({body}{suffix})"
 
     def __str__(self) -> str:
-        if _PENDING:
-            families.flush()
+        if PENDING:
+            flush()
         import numpy as np
 
         return np.array2string(self._device.backend.to_numpy(self._data))
@@ -426,7 +626,7 @@ class Array(Value):
     __ge__ = binary_operation("greater_equal", _METHOD)
 
 
-def _last_two_swapped(data: Any, _: object) -> Any:
+def _last_two_swapped(data: Any) -> Any:
     return data.swapaxes(-1, -2)
 
 
@@ -596,6 +796,5 @@ def _index_error(
     return error
 
 
-bind_array_type(Array, _backend_index, _index_error)
-bind_conversions(Array, _backend_index, backend_value, _index_error)
+bind(Array, _backend_index, backend_value, _index_error)
 _operators.bind_array_type(Array)

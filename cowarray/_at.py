@@ -2,7 +2,7 @@
 
 ``x.at[index]`` is a tiny object holding ``x`` and the index; each of its
 methods returns a new Array and leaves ``x`` unchanged. The result starts as a
-lazy clone of ``x`` and is written through :func:`cowarray._core.cow.write`, so an
+lazy clone of ``x`` and is written through the core's door (``cowarray._core.store``), so an
 update costs at most one materialization of the region ``x`` views, and none
 when nothing else can ever see ``x`` (a temporary, or ``move(x)``: see
 :func:`cowarray._interpreter.is_last_use`).
@@ -23,19 +23,9 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from . import _interpreter
-from ._array import Array, backend_value
+from ._array import Array, backend_value, private
 from ._checks import check_dtypes
-from ._core import cow
-from ._core.values import (
-    donate,
-    lazy_clone,
-    may_view,
-    private,
-    reads_own_memory,
-    take_over,
-    view,
-)
-from ._core.write import make_private, store
+from ._core import donate, lazy_clone, may_view, notify, separate_reader, store, take_over, view
 from ._devices import CPU
 from ._errors import (
     article,
@@ -482,16 +472,14 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
     x = at.array
     if type(x) is not Array:
         raise TypeError(f"x.at[...] needs a cowarray Array, got {type(x).__name__}")
-    if type(values) is Array and reads_own_memory(x, values):
-        # (u.at[0].set(u[1])): the value copies what it reads, not x its buffer
-        make_private(values)
+    if type(values) is Array:
+        separate_reader(x, values)  # (u.at[0].set(u[1])): it copies what it reads, not x
     key = at.index
     if (
         method == "set"
         and type(key) is int
         and type(values) in x._fast_write
         and mode is None
-        and cow.observer is None
         and _interpreter.is_last_use(at, x._donated)
     ):
         # The common scalar update of an array nothing else can see: an
@@ -519,7 +507,7 @@ def _update(at: _At, method: str, values: Any, mode: object) -> Array:
     # if nobody shares it; anything that reached x after all finds it moved.
     if plain and _interpreter.is_last_use(at, x._donated):
         result = move(x)
-        cow.notify("takeover", result, None, 0)
+        notify("takeover", result, None, 0)
         return _write(result, write, index, operand, method)
     return _write(lazy_clone(x), write, index, operand, method)
 
@@ -720,4 +708,5 @@ def register() -> None:
     """Attach ``.at`` to the Array (once, by ``cowarray/__init__.py``), as JAX does."""
     # The class itself is the getter (``_at`` documents it): a Python getter
     # made with object.__new__ measured 10 % slower (a frame entered from C).
-    Array.at = property(AtIndexer, doc=_at.__doc__)
+    # (set by name: the class declares it for type checkers, cowarray._array)
+    setattr(Array, "at", property(AtIndexer, doc=_at.__doc__))  # noqa: B010

@@ -4,7 +4,7 @@ Consumers may write through what they import (torch ignores DLPack's
 read-only flag), so memory that crosses the boundary is never shared lazily:
 
 * **Export** (:meth:`Array.__dlpack__`). ``copy=None``: the array first gets
-  memory no other holder sees (:func:`cowarray._core.cow.expose` copies only if it
+  memory no other holder sees (``cowarray._core.expose`` copies only if it
   is shared, read-only or a broadcast view), and in the same step its buffer
   is *exposed*, until the consumer releases the capsule's memory. The backend
   exports a private view and tells us when that view dies, which is exactly
@@ -21,14 +21,14 @@ read-only flag), so memory that crosses the boundary is never shared lazily:
   needs no CuPy); a producer that makes none is imported on its GPU and moved.
 * **No second alias.** Two cowarray arrays never alias each other. Memory
   given out or taken in is entered in a registry of *boundary regions*
-  (cowarray._core.boundary.REGIONS): an export until its consumer releases it, an import
-  until its record dies. An import whose bytes may overlap a region
+  (the core's boundary, cowarray._core.boundary): an export until its
+  consumer releases it, an import until its record dies. An import whose bytes may overlap a region
   (``from_torch(to_torch(x))``, a torch view of it, the same tensor imported
   twice) is copied instead; an import enters its memory before it checks,
   so two imports of one producer at once never both alias it. An Array
   passed to :func:`from_dlpack` itself gives a lazy clone.
 * **torch on the host** (:mod:`cowarray.interop.torch`) takes the same
-  policy without a capsule: cowarray._core.boundary.exposed_view is the
+  policy without a capsule: ``cowarray._core.exposed_view`` is the
   export (a view whose death is the release) and :func:`import_zero_copy` the import.
 * **Every import copy is visible** (rule 9). An import that copies (a
   second alias, a round trip, ``copy=True``, a move to another device,
@@ -53,12 +53,22 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any, Final, TypeGuard
 
-from ._array import Array, host_copy
+from ._array import Array, host_copy, private
 from ._backends import dlpack_import_stream
 from ._consumers import REFUSED, called_from_a_library_that_keeps_conversions, refused_numpy_call
-from ._core import cow, families
-from ._core.boundary import REGIONS, expose
-from ._core.values import imported, lazy_clone, private, views_token
+from ._core import (
+    PENDING,
+    count_copy,
+    export_site,
+    expose,
+    family_export,
+    flush,
+    holder_count,
+    import_foreign,
+    lazy_clone,
+    notify,
+    state_of,
+)
 from ._devices import CPU, Device, as_device
 from ._dtypes import ALL_DTYPES
 from ._interpreter import calling_code
@@ -150,8 +160,8 @@ def export(x: Array, *, stream: Any, max_version: object, dl_device: object, cop
             on_release=None,
         )
         _mark_copied(capsule)  # CuPy's capsule of our copy does not say so
-        cow.count_copy("export_copy", x, int(x._data.nbytes))
-        cow.notify("export", x, None, int(x._data.nbytes))
+        count_copy("export_copy", x, int(x._data.nbytes))
+        notify("export", x, None, int(x._data.nbytes))
         return capsule
     if copy is False:
         reason = _why_a_copy_is_needed(x)
@@ -175,8 +185,8 @@ def _export_to_host(x: Array, version: tuple[int, int] | None, copy: object) -> 
         host, stream=None, max_version=version, dl_device=None, copy=False, on_release=None
     )
     _mark_copied(capsule)
-    cow.count_copy("export_copy", x, int(x._data.nbytes))
-    cow.notify("export", x, None, int(x._data.nbytes))
+    count_copy("export_copy", x, int(x._data.nbytes))
+    notify("export", x, None, int(x._data.nbytes))
     return capsule
 
 
@@ -199,7 +209,7 @@ def _why_a_copy_is_needed(x: Array) -> str | None:
     problem = backend.dlpack_export_problem(x._data)
     if problem is not None:
         return problem
-    others = cow.holder_count(x) - 1
+    others = holder_count(x) - 1
     if others:
         return (
             f"its buffer has {others} other holder(s) (lazy clones, views or NumPy exports) "
@@ -234,17 +244,9 @@ def _expose(
         )
 
     # the line that called the consumer's from_dlpack (torch's is Python code)
-    where = _where_a_view_is_exported(x, skip=("from_dlpack",))
+    where = export_site(x, skip=("from_dlpack",))
     in_family = _in_family(x, capsule, _THROUGH_DLPACK, where)
     return expose(x, in_family, copy_allowed=copy_allowed, consumer="__dlpack__")
-
-
-def _where_a_view_is_exported(x: Array, skip: tuple[str, ...] = ()) -> Any:
-    """The line exporting ``x``, if ``x`` is a view whose family lives (its
-    consumer's writes would reach that family in NumPy); else None."""
-    if not families.lives_beside_its_family(x):
-        return None
-    return families.writing_location(skip=skip)
 
 
 def _in_family(
@@ -256,17 +258,15 @@ def _in_family(
     """``hand_out(data, release)`` with its consumer counted in ``x``'s view
     family until it releases the memory (in NumPy it would share memory with
     every view of ``x``) and, where ``where`` is given, the exported memory
-    compared with a snapshot at release (:func:`cowarray._core.families.end_watch`)."""
+    compared with a snapshot at release (cowarray._core.family_export)."""
     xp = x._device.backend.xp
-    family = views_token(x)
 
     def handed_out(data: Any, release: Callable[[], None]) -> Any:
-        watch = None if where is None else families.watch_export(data, xp, where, through)
+        end = family_export(x, data, xp, where, through)
         try:
-            return hand_out(data, _release_in_family(release, family, watch))
+            return hand_out(data, _release_in_family(release, end))
         except BaseException:
-            if watch is not None:
-                families.end_watch(watch)  # no consumer after all
+            end()  # no consumer after all
             raise
 
     return handed_out
@@ -288,9 +288,9 @@ def export_to_numpy(x: Array, *, copy_allowed: bool) -> Any:
     NumPy's would: the export is compared with a snapshot when its last
     NumPy view dies (or at exit), and a difference is reported as a view
     write naming the line of ``np.asarray``, at that thread's next
-    operation (docs/design.md, rule 1; :func:`cowarray._core.families.end_watch`).
+    operation (docs/design.md, rule 1; ``cowarray._core.family_export``).
     """
-    where = _where_a_view_is_exported(x)
+    where = export_site(x)
     numpy_view = _in_family(x, x._device.backend.numpy_view, _THROUGH_NUMPY, where)
     try:
         return expose(x, numpy_view, copy_allowed=copy_allowed, consumer="np.asarray")
@@ -302,17 +302,12 @@ _THROUGH_NUMPY: Final = "a write through np.asarray(view)"
 _THROUGH_DLPACK: Final = "a write through a DLPack export of a view (__dlpack__)"
 
 
-def _release_in_family(
-    release: Callable[[], None], family: object, watch: Any, end: Any = families.end_watch
-) -> Callable[[], None]:
-    """``release``, which also holds ``family`` (the exported array's view
-    family token) until it runs and then compares ``watch``, if any.
-    (What it calls is bound as defaults: a release can run at exit.)"""
+def _release_in_family(release: Callable[[], None], end: Callable[[], None]) -> Callable[[], None]:
+    """``release``, then ``end`` (the export's count in its view family)."""
 
-    def release_in_family(family: object = family) -> None:
+    def release_in_family() -> None:
         release()
-        if watch is not None:
-            end(watch)
+        end()
 
     return release_in_family
 
@@ -348,8 +343,8 @@ def array_dlpack(
     >>> ca.cow_info(x).state
     'private'
     """
-    if families.PENDING:
-        families.flush()
+    if PENDING:
+        flush()
     return export(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
 
 
@@ -370,8 +365,8 @@ def array_to_numpy(self: Array, dtype: Any = None, copy: bool | None = None) -> 
         refused = refused_numpy_call(1)
         if refused is not None:
             raise refused
-    if families.PENDING:
-        families.flush()
+    if PENDING:
+        flush()
     backend = self._device.backend
     refusal = backend.numpy_export_refusal()
     if refusal is not None:  # GPU memory: as CuPy, never implicitly
@@ -387,7 +382,7 @@ def array_to_numpy(self: Array, dtype: Any = None, copy: bool | None = None) -> 
                 f"np.asarray(x, dtype={dtype}, copy=False): converting {self.dtype} needs a copy"
             )
         copied = host_copy(backend.to_numpy(self._data), dtype)
-        cow.count_copy("export_copy", self, int(self._data.nbytes))
+        count_copy("export_copy", self, int(self._data.nbytes))
         return copied
     return export_to_numpy(self, copy_allowed=copy is None)
 
@@ -415,9 +410,13 @@ def array_buffer(self: Array, flags: int, /) -> memoryview:
 def register() -> None:
     """Attach ``__dlpack__``, ``__array__`` and ``__buffer__`` to the Array (once, by
     ``cowarray/__init__.py``)."""
-    Array.__dlpack__ = array_dlpack
-    Array.__array__ = array_to_numpy
-    Array.__buffer__ = array_buffer  # type: ignore[attr-defined]  # (read from Python 3.12)
+    # (set by name: the class declares them for type checkers, cowarray._array)
+    for name, function in (
+        ("__dlpack__", array_dlpack),
+        ("__array__", array_to_numpy),
+        ("__buffer__", array_buffer),  # (read from Python 3.12)
+    ):
+        setattr(Array, name, function)
 
 
 # -- import ----------------------------------------------------------------------
@@ -605,12 +604,8 @@ def import_zero_copy(
     data = _check_importable(data)
     if not data.size:  # no bytes to alias: a fresh empty array pins no producer
         return _copied_import(data, device)
-    backend = device.backend
-    # All we know of the producer's memory is the part it handed over.
-    nbytes = int(data.nbytes)
-    buf = cow.Buffer(data, backend, foreign=True, read_only=read_only)
-    buf.nbytes = nbytes
-    if not REGIONS.enter_foreign(buf, backend, data):
+    array: Array | None = import_foreign(data, device, read_only)
+    if array is None:
         if not copy_allowed:
             raise BufferError(
                 "from_dlpack(..., copy=False): this memory lies inside a cowarray buffer "
@@ -619,10 +614,6 @@ def import_zero_copy(
                 "be copied (use copy=None)"
             )
         return _copied_import(data, device)
-    array = imported(data, buf, device)
-    del buf  # a record held here would count as a holder
-    if cow.observer is not None:
-        cow.notify("import", array, array._buf, nbytes)
     return array
 
 
@@ -657,7 +648,7 @@ def count_import_copy(array: Array, nbytes: int) -> None:
     copy, which is then not counted; the caller's exception drops ``array``,
     so no value ever held the refused copy.
     """
-    cow.count_copy("import_copy", array, nbytes)
+    count_copy("import_copy", array, nbytes)
 
 
 def copied_import(array: Array) -> Array:
@@ -665,7 +656,7 @@ def copied_import(array: Array) -> Array:
     reported as the import (an ``"import"`` event without a buffer)."""
     nbytes = int(array._data.nbytes)
     count_import_copy(array, nbytes)
-    cow.notify("import", array, None, nbytes)
+    notify("import", array, None, nbytes)
     return array
 
 
@@ -688,9 +679,9 @@ def _from_own_array(x: Array, target: Device | None, copy: bool | None) -> Array
     # No capsule: within cowarray a value is passed on as a lazy clone.
     if target is not None and target is not x._device:
         return _on_device(x, target, copy)
-    if copy is False and cow.state_of(x) in ("exposed", "foreign"):
+    if copy is False and state_of(x) in ("exposed", "foreign"):
         raise BufferError(
-            f"from_dlpack(x, copy=False): x's buffer is {cow.state_of(x)} (memory outside "
+            f"from_dlpack(x, copy=False): x's buffer is {state_of(x)} (memory outside "
             "cowarray may write it), so the result must be a copy; use copy=None"
         )
     return lazy_clone(x)

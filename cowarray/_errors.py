@@ -517,10 +517,11 @@ def refuse_out(function: Callable[_P, _R], call: str | None = None) -> Callable[
     return checked
 
 
-def refuse_out_everywhere(namespaces: dict[str, str]) -> None:
+def refuse_out_everywhere(namespaces: dict[str, str], classes: dict[type, str]) -> None:
     """Put :func:`refuse_out` on every public function of the ``namespaces``
     (module name -> how a call is spelled: ``{"cowarray.linalg": "ca.linalg"}``)
-    and on the Generator's methods.
+    and on the public methods of the ``classes`` (class -> how a call is
+    spelled: ``{Generator: "rng"}``; passed in, as this module lies below them).
 
     Each function gets one wrapper, and every cowarray module that has the
     function under its public name gets the wrapper instead, so the function
@@ -545,11 +546,10 @@ def refuse_out_everywhere(namespaces: dict[str, str]) -> None:
                 wrapper = guarded.get(value)
                 if wrapper is not None:
                     setattr(module, name, wrapper)
-    from ._random import Generator
-
-    for name, value in list(vars(Generator).items()):
-        if not name.startswith("_") and type(value) is types.FunctionType:
-            setattr(Generator, name, refuse_out(value, f"rng.{name}"))
+    for kind, spelled in classes.items():
+        for name, value in list(vars(kind).items()):
+            if not name.startswith("_") and type(value) is types.FunctionType:
+                setattr(kind, name, refuse_out(value, f"{spelled}.{name}"))
 
 
 def matmul_shapes(shape1: tuple[int, ...], shape2: tuple[int, ...]) -> ValueError:

@@ -63,10 +63,16 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
-if TYPE_CHECKING:
-    from ._at import _At
+
+class _Update(Protocol):
+    """What :func:`is_last_use` reads of an update (cowarray._at's ``x.at[i]``,
+    which lies above this module): the array it updates."""
+
+    @property
+    def array(self) -> Any: ...
+
 
 __all__ = [
     "INTO_ITS_CONTAINER",
@@ -750,7 +756,7 @@ _measuring = False
 _measured: list[tuple[int, int]] = []
 
 
-def is_last_use(at: _At, donated: bool) -> bool:
+def is_last_use(at: _Update, donated: bool) -> bool:
     """Whether nothing but the update running on ``at`` can reach its array.
 
     ``donated``: the array is one :func:`cowarray.move` returned. Must be

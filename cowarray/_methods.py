@@ -34,9 +34,8 @@ import numpy as np
 
 from . import _dtypes
 from ._array import Array
-from ._core import families
-from ._core.values import reshape_view
-from ._core.values import view as view_as
+from ._core import PENDING, flush, reshape_view
+from ._core import view as view_as
 from ._errors import ARRAY_SPELLINGS, missing_array_attribute
 from ._ops import (
     creation,
@@ -447,8 +446,8 @@ def item(self: Array, *args: Any) -> Any:
             )
         else:
             key = tuple(operator.index(i) for i in args)  # (exact ints: never a mask)
-    if families.PENDING:
-        families.flush()  # held-back view writes first, as every operation
+    if PENDING:
+        flush()  # held-back view writes first, as every operation
     # The memory is read after the indices' __index__ has run (it may write
     # this array), and read again if another thread replaced it meanwhile
     # (its old memory may be another value's now: values.getitem does the same).
@@ -493,11 +492,16 @@ def register() -> None:
     for name, method in _METHODS.items():
         method.__qualname__ = f"Array.{name}"
         setattr(Array, name, method)
-    Array.conjugate = conj
-    Array.real = property(
-        _real, doc="The real part (:func:`cowarray.real`); ``x`` itself for a real ``x``."
-    )
-    Array.imag = property(_imag, doc="The imaginary part (:func:`cowarray.imag`).")
+    # (set by name: the class declares them for type checkers, cowarray._array)
+    attached = {
+        "conjugate": conj,
+        "real": property(
+            _real, doc="The real part (:func:`cowarray.real`); ``x`` itself for a real ``x``."
+        ),
+        "imag": property(_imag, doc="The imaginary part (:func:`cowarray.imag`)."),
+    }
+    for name, attribute in attached.items():
+        setattr(Array, name, attribute)
     for name in ARRAY_SPELLINGS:  # x.flat: an AttributeError that names ca.reshape(x, (-1,))
         if not hasattr(Array, name):
             setattr(Array, name, property(_spelled_otherwise(name)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from ._array import Array
-from ._core.values import take_over
+from ._core import take_over
 from ._errors import Retired, not_an_array, out_refused
 
 __all__ = ["move"]

@@ -46,10 +46,9 @@ from typing import Any, Final
 
 import numpy as np
 
-from ._array import Array
+from ._array import Array, fresh
 from ._backends._error_state import ignoring
-from ._core.values import fresh, may_view
-from ._core.write import store
+from ._core import lazy_clone, may_view, store
 
 __all__ = ["array_function", "array_ufunc", "register"]
 
@@ -153,7 +152,7 @@ def _wrapped(
 ) -> Any:
     """``result`` of a NumPy call with cowarray's values. ``again()`` makes
     the call again (on what the inputs hold now), for a result that views
-    memory an input no longer holds (cowarray._core.values.may_view)."""
+    memory an input no longer holds (cowarray._core.may_view)."""
     if isinstance(result, tuple):
         return tuple(
             _wrapped_part(r, device, sources, foreign, _part_of(again, i))
@@ -737,8 +736,6 @@ def to_numpy(self: Array, dtype: Any = None, copy: bool = False) -> np.ndarray:
     if copy or (target is not None and target != self._data.dtype):
         copied: np.ndarray = self.__array__(dtype=target, copy=True)
         return copied
-    from ._core.values import lazy_clone
-
     return np.asarray(_Snapshot(lazy_clone(self)))
 
 

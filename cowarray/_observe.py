@@ -28,7 +28,7 @@ from types import FrameType, TracebackType
 from typing import Any
 
 from ._consumers import LIBRARY_PREFIXES
-from ._core import cow
+from ._core import COUNTERS, Buffer, set_observer, stable_id
 from ._interpreter import user_frame
 
 __all__ = [
@@ -265,7 +265,7 @@ def _user_frame() -> tuple[FrameType | None, int]:
 _dtype_names: dict[Any, str] = {}  # str(dtype) is slow; there are few dtypes
 
 
-def _make_event(kind: str, holder: Any, buffer: cow.Buffer | None, nbytes: int) -> TraceEvent:
+def _make_event(kind: str, holder: Any, buffer: Buffer | None, nbytes: int) -> TraceEvent:
     frame, _ = _user_frame()
     data = getattr(holder, "_data", None)
     shape = dtype = None
@@ -283,7 +283,7 @@ def _make_event(kind: str, holder: Any, buffer: cow.Buffer | None, nbytes: int) 
     if kind == "materialize" and data is not None:
         # The writer now holds the copy; ids belong to the memory's owner, so
         # this is the id its record will show if it is ever shared.
-        new_id = cow.stable_id(holder._device.backend.memory_owner(data))
+        new_id = stable_id(holder._device.backend.memory_owner(data))
     return TraceEvent(
         kind=kind,
         nbytes=nbytes,
@@ -311,7 +311,7 @@ class _Dispatcher:
 
     __slots__ = ()
 
-    def record(self, kind: str, holder: Any, buffer: cow.Buffer | None, nbytes: int) -> None:
+    def record(self, kind: str, holder: Any, buffer: Buffer | None, nbytes: int) -> None:
         traces = _active
         threshold = _warn_threshold
         copied = kind in _COPY_KINDS
@@ -347,7 +347,7 @@ _TAKEOVER_CAUSES = {"temporary_takeover": "temporary"}
 def _refresh_observer() -> None:
     # Called with _state_lock held.
     looking = bool(_active) or _warn_threshold is not None
-    cow.set_observer(_DISPATCHER if looking else None)
+    set_observer(_DISPATCHER if looking else None)
 
 
 def _warn(event: TraceEvent) -> None:
@@ -763,7 +763,7 @@ def copy_counters() -> CopyCounters:
     >>> ca.copy_counters()
     CopyCounters(copies=1, bytes_copied=80)
     """
-    copies, nbytes = cow.COUNTERS.snapshot()  # both numbers from the same moment
+    copies, nbytes = COUNTERS.snapshot()  # both numbers from the same moment
     return CopyCounters(copies, nbytes)
 
 
@@ -786,7 +786,7 @@ def reset_copy_counters() -> CopyCounters:
     >>> ca.copy_counters()
     CopyCounters(copies=0, bytes_copied=0)
     """
-    copies, nbytes = cow.COUNTERS.reset()
+    copies, nbytes = COUNTERS.reset()
     return CopyCounters(copies, nbytes)
 
 

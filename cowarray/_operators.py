@@ -4,8 +4,8 @@
 functions and operators (one body serves ``ca.add`` and ``+``), and
 :func:`inplace_operator` the in-place ones (``x += y``): a small private
 array computes beside its old value and hands the result to the core
-(:func:`cowarray._core.values.replace_private`); everything else writes
-through :func:`cowarray._core.cow.write`. The Array's class body (cowarray._array)
+(the core's ``replace_private``); everything else enters the core by its
+in-place door (``cowarray._core.inplace``). The Array's class body (cowarray._array)
 binds one line per operator; this module finds the Array type once it
 exists (:func:`bind_array_type`).
 """
@@ -13,7 +13,7 @@ exists (:func:`bind_array_type`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from ._checks import (
     CATEGORY,
@@ -23,31 +23,31 @@ from ._checks import (
     scalar_operand,
 )
 from ._compiled import TEMPORARIES
-from ._core import cow
-from ._core.values import (  # the names its inlined blocks use, bound once there
-    _NO_FAST_WRITE,
-    _PENDING,
-    _flush,
-    _object_new,
+from ._core import (
+    NO_FAST_WRITE,
+    PENDING,
+    flush,
     fresh,
-    given_away,
+    inplace,
+    notify,
     private,
+    taken_for_inplace,
 )
-from ._core.write import IN_PLACE_MIN_SIZE, inplace
 from ._devices import Device
 from ._dtypes import ALL_DTYPES, check_scalar, promote, scalar_result_dtype
 from ._errors import Retired, check_int_fits, not_an_array, shapes_do_not_broadcast
 
 if TYPE_CHECKING:
-    from ._array import Array
-    from ._typing import Operand
+    # (typed by its slots: cowarray._array, which imports this module, binds
+    # the class itself at run time)
+    from ._core import Value as Array
 else:
     Array = None  # the class, bound by cowarray._array once it exists
 
 __all__ = [
-    "IN_PLACE_MIN_SIZE",
     "binary_operation",
     "bind_array_type",
+    "bind_list_conversion",
     "inplace_operator",
     "unary_operation",
 ]
@@ -58,7 +58,21 @@ def bind_array_type(array_type: type) -> None:
     globals()["Array"] = array_type
 
 
+#: ``asarray``, which makes an operand of a list (bound by cowarray._ops.creation,
+#: which lies above this module).
+_LIST_CONVERSION: list[Callable[..., Any]] = []
+
+
+def bind_list_conversion(asarray: Callable[..., Any]) -> None:
+    """Let an operator take a list operand, converted by ``asarray`` (called
+    once, by cowarray._ops.creation)."""
+    _LIST_CONVERSION[:] = [asarray]
+
+
 _FUNCTION, _METHOD, _REFLECTED = 0, 1, 2
+
+#: (the slot set-up of cowarray._core.private, inline in binary_operation)
+_object_new: Final = object.__new__
 
 #: An operator's bindings, per device: the backend's function, its array
 #: type, the same function for sizes it computes in one call, and the size
@@ -133,13 +147,13 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
             raise
         if type(result) is array_type and result.base is None:
             # cowarray._core.values.private, inlined (a call costs a twentieth of a + b)
-            if _PENDING:
-                _flush()
+            if PENDING:
+                flush()
             array = _object_new(Array)
             array._data = result
             array._buf = None
             array._device = device
-            array._fast_write = _NO_FAST_WRITE
+            array._fast_write = NO_FAST_WRITE
             array._donated = False
             array._family = None
             return array
@@ -181,7 +195,7 @@ def _into_temporary(
     family reads its memory, design.md §3.1), and the result must have its
     dtype and shape and be unable to fail after the backend's loop has
     written. The core then hands the operand's memory over
-    (:func:`cowarray._core.values.given_away`), leaving the operand retired,
+    (``cowarray._core.taken_for_inplace``), leaving the operand retired,
     and the result is a new Array of that memory: code that reached the
     operand anyway (a gc callback walking ``gc.get_objects()``) gets an
     error on use, never a value that changes.
@@ -219,7 +233,7 @@ def _into_temporary(
             check_int_fits(other, dtype, "x2" if bit == 1 else "x1")  # (the operation's words)
         else:
             continue
-        memory = _taken_memory(target, name, dtype)
+        memory = taken_for_inplace(target, name, dtype, _CONSUMED)
         if memory is None:
             continue
         try:
@@ -284,31 +298,17 @@ def _unary_into_temporary(name: str, allowed: str, x: Any) -> Any:
     if dtype.kind not in allowed or (name == "abs" and dtype.kind == "c"):
         return None  # (abs of complex numbers is real: another dtype)
     device = x._device
-    memory = _taken_memory(x, name, dtype)
+    memory = taken_for_inplace(x, name, dtype, _CONSUMED)
     if memory is None:
         return None
     getattr(device.backend.xp, name)(memory, out=memory)
     return _temporary_result(memory, device)
 
 
-def _taken_memory(target: Array, name: str, dtype: Any) -> Any:
-    """The memory of ``target``, a proven temporary, handed over by the core
-    (``target`` left retired) for ``name`` to write its result into; None,
-    with ``target`` untouched, where an error could surface after the
-    backend's loop (it would leave the memory half written), where the
-    memory is read-only or still being read, or where it is not private
-    after all (:func:`cowarray._core.values.given_away` decides under the
-    lock)."""
-    backend = target._device.backend
-    if backend.errors_may_surface(name, dtype) or backend.must_copy_before_write(target._data):
-        return None
-    return given_away(target, _CONSUMED)
-
-
 def _temporary_result(memory: Any, device: Device) -> Array:
     """The Array of a temporary's memory that an operator has written."""
-    result = private(memory, device)
-    cow.notify("temporary_takeover", result, None, 0)  # (trace() shows it)
+    result: Array = private(memory, device)
+    notify("temporary_takeover", result, None, 0)  # (trace() shows it)
     return result
 
 
@@ -363,15 +363,17 @@ def _sequence_operand(value: list[Any] | tuple[Any, ...], device: Device | None)
             f"an in-place operator takes an Array or a Python scalar, got a "
             f"{type(value).__name__}; convert it first with ca.asarray(value)"
         )
-    from ._ops.creation import asarray
-
-    return asarray(value, device=device)._data
+    return _LIST_CONVERSION[0](value, device=device)._data
 
 
-def inplace_operator(name: str) -> Callable[[Array, Any], Array]:
+#: The Array an in-place operator is called on, and gives back.
+_Self = TypeVar("_Self")
+
+
+def inplace_operator(name: str) -> Callable[[_Self, Any], _Self]:
     """The in-place operator ``name`` (``x += y`` for "add"): the operand's
     device, dtype and shape are checked here and the write is the core's
-    (:func:`cowarray._core.write.inplace`)."""
+    (``cowarray._core.inplace``)."""
     # dtypes whose in-place ``name`` with a fitting Python scalar keeps the
     # dtype (``/=`` on integers would make floats: never on the quick path)
     keeps_dtype = frozenset(
@@ -438,10 +440,12 @@ def inplace_operator(name: str) -> Callable[[Array, Any], Array]:
         return self
 
     method.__name__ = method.__qualname__ = name
-    return method
+    return method  # type: ignore[return-value]  # (it gives back the Array it was called on)
 
 
-def _apply_inplace(name: str, array: Array, other: Operand, bound: _Bindings) -> None:
+def _apply_inplace(
+    name: str, array: Array, other: Array | bool | int | float | complex, bound: _Bindings
+) -> None:
     """The checks of ``array <name>= other`` (devices, dtypes, shapes, in
     cowarray's words), then the core's write."""
     dtype = array._data.dtype
@@ -500,7 +504,8 @@ def _the_product(data: Any, product: Any) -> Any:
 def _check_inplace_shape(name: str, array: Array, shape: tuple[int, ...]) -> None:
     if tuple(shape) != array._data.shape:
         raise ValueError(
-            f"an in-place {name} cannot change the array's shape {array.shape} to {tuple(shape)}"
+            f"an in-place {name} cannot change the array's shape {array._data.shape} "
+            f"to {tuple(shape)}"
         )
 
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from ._backends import _pages
 from ._backends.numpy import NUMPY_BACKEND
-from ._core import cow
+from ._core import set_page_cow_min
 
 __all__ = ["DEFAULT_THRESHOLD", "PageCow", "page_cow_settings", "set_page_cow"]
 
@@ -124,8 +124,7 @@ def set_page_cow(enabled: bool, threshold: int | None = None) -> PageCow:
     )
     minimum = _settings.threshold if _settings.enabled else None
     NUMPY_BACKEND.set_page_memory(minimum)
-    cow.page_cow_min = minimum
-    cow.page_cow_was_on = cow.page_cow_was_on or minimum is not None
+    set_page_cow_min(minimum)
     return before
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ._array import Array
-from ._core import cow
+from ._core import holder_count, settled_buffer, stable_id, state_of
 from ._interpreter import location, outside_frame
 from ._observe import buffer_name, format_bytes
 
@@ -323,14 +323,14 @@ def _dot_id(kind: str, name: str) -> str:
 
 def buffer_facts(array: Array) -> tuple[int, str, int, int]:
     """(buffer id, state, holders, nbytes) of ``array``'s buffer, changing nothing."""
-    holders = cow.holder_count(array)
-    state = cow.state_of(array)
-    buf = cow.settled_buffer(array)
+    holders = holder_count(array)
+    state = state_of(array)
+    buf = settled_buffer(array)
     if buf is None:
         # No record: the array is the only holder of its memory.
         backend = array._device.backend
         owner = backend.memory_owner(array._data)
-        return cow.stable_id(owner), "private", 1, backend.owner_nbytes(array._data)
+        return stable_id(owner), "private", 1, backend.owner_nbytes(array._data)
     return buf.id, state, holders, buf.nbytes
 
 

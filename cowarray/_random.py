@@ -20,9 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from ._array import Array
+from ._array import Array, fresh
 from ._backends.base import RandomSource
-from ._core.values import fresh
 from ._devices import Device
 from ._dtypes import ALL_DTYPES, float32, float64, int64, to_dtype
 from ._errors import not_an_array

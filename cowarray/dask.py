@@ -60,7 +60,7 @@ from typing import Any
 import numpy as np
 
 from ._array import Array
-from ._core.values import lazy_clone
+from ._core import lazy_clone
 from ._devices import Device
 from ._ops.creation import asarray, empty
 from ._ops.data_types import astype
@@ -208,7 +208,8 @@ def from_dask(d: Any, /, **compute_kwargs: Any) -> Array:
                 "chunks; convert them with d.map_blocks(cowarray.asarray)"
             )
     if len(values) == 1:
-        return lazy_clone(values[0])
+        only: Array = lazy_clone(values[0])
+        return only
     return _join(list(values), blocks.shape, d.dtype, values[0].device)
 
 

@@ -22,7 +22,7 @@ from typing import Literal
 
 from ._array import Array
 from ._compiled import status as _elision_status
-from ._core import cow
+from ._core import settled_buffer
 from ._errors import not_an_array
 from ._observe import CopyCounters as CopyCounters
 from ._observe import CopyWarning as CopyWarning
@@ -210,5 +210,5 @@ def shares_buffer(a: Array, b: Array, /) -> bool:
     """
     first = _require(a, "a", "shares_buffer")
     second = _require(b, "b", "shares_buffer")
-    buf = cow.settled_buffer(first)
-    return buf is not None and buf is cow.settled_buffer(second)
+    buf = settled_buffer(first)
+    return buf is not None and buf is settled_buffer(second)

@@ -6,21 +6,27 @@ edge is a ``from``/``import`` of a module of the package:
 * **run-time** edges run when the importing module is imported: module-level
   statements (class bodies, ``try`` blocks and the ``else`` of
   ``if TYPE_CHECKING:`` included);
-* **deferred** edges sit inside a function and run on its first call: they
-  are listed apart and checked for nothing (a deferred import is how a
-  lower layer reaches up without a circle; the listing shows each one);
-* imports under ``if TYPE_CHECKING:`` never run and are left out.
+* **deferred** edges sit inside a function and run on its first call;
+* **type-only** edges sit under ``if TYPE_CHECKING:`` and never run.
+
+A drawing of the house shows all three, so all three are checked: an arrow
+up is an arrow up, whenever it runs (a lower layer is handed what it needs
+by registration; a type-only need takes a Protocol or a declaration).
 
 ``from pkg import name`` is an edge to the submodule ``pkg.name`` where there
 is one, else to ``pkg``. Importing a submodule also runs its parents'
 ``__init__``; those implicit edges are left out, as import-linter does.
 
-The checks, on run-time edges only:
+The checks:
 
-1. each module is in a layer of :data:`LAYERS`;
+1. each module is in a layer of :data:`LAYERS`, and each entry of it names
+   a module that exists;
 2. no module imports a module of a higher layer (within a layer, any
-   direction is fine);
-3. run-time imports close no circle.
+   direction is fine), at import, deferred, or for type checkers;
+3. imports close no circle: run-time ones, nor all of them as drawn;
+4. a module outside the copy-on-write core uses of it only the names
+   ``cowarray/_core/__init__.py`` lists in ``__all__``: no submodule, no
+   name with an underscore (docs/design.md §2, the core's surface).
 
 Usage::
 
@@ -65,6 +71,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "cowarray._interpreter",
             "cowarray._consumers",
             "cowarray._compiled",
+            "cowarray._temporaries",
         ),
     ),
     ("backends", ("cowarray._backends",)),
@@ -74,7 +81,6 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "cowarray._core",
             "cowarray._core.cow",
-            "cowarray._core.last_use",
             "cowarray._core.families",
             "cowarray._core.view_write_text",
             "cowarray._observe",
@@ -123,6 +129,9 @@ class Edge:
     target: str
     line: int
     deferred: bool
+    #: Under ``if TYPE_CHECKING:``: it never runs, but a reader (and a
+    #: drawing of the house) sees it.
+    type_only: bool = False
 
 
 @dataclass
@@ -133,14 +142,22 @@ class Graph:
     edges: list[Edge] = field(default_factory=list)
 
     def imports_of(self, module: str, *, deferred: bool) -> list[Edge]:
-        """The edges out of ``module``, run-time or deferred, sorted by target."""
-        found = [e for e in self.edges if e.source == module and e.deferred is deferred]
+        """The edges out of ``module`` that run, at import or deferred (never the
+        type-only ones), sorted by target."""
+        found = [
+            e
+            for e in self.edges
+            if e.source == module and e.deferred is deferred and not e.type_only
+        ]
         return sorted(found, key=lambda e: (e.target, e.line))
 
 
 def _module_names(package_dir: Path) -> dict[str, Path]:
+    """Every module of the package: its ``.py`` files, and its compiled
+    modules by their C source (``_temporaries.c`` is ``cowarray._temporaries``,
+    imported by a ``try``: it imports nothing of the package)."""
     names: dict[str, Path] = {}
-    for path in sorted(package_dir.rglob("*.py")):
+    for path in sorted([*package_dir.rglob("*.py"), *package_dir.rglob("*.c")]):
         parts = list(path.relative_to(package_dir.parent).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts.pop()
@@ -154,21 +171,27 @@ def _is_type_checking(test: ast.expr) -> bool:
     return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
 
 
-def _imports(tree: ast.Module) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
-    """Every import statement that can run, with whether it sits in a function."""
+_Found = Iterator[tuple[ast.Import | ast.ImportFrom, bool, bool]]
 
-    def visit(node: ast.AST, deferred: bool) -> Iterator[tuple[ast.Import | ast.ImportFrom, bool]]:
+
+def _imports(tree: ast.Module) -> _Found:
+    """Every import statement, with whether it sits in a function and whether
+    it is only for type checkers (under ``if TYPE_CHECKING:``)."""
+
+    def visit(node: ast.AST, deferred: bool, type_only: bool) -> _Found:
         if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for statement in node.body:
+                yield from visit(statement, deferred, True)
             for statement in node.orelse:
-                yield from visit(statement, deferred)
+                yield from visit(statement, deferred, type_only)
             return
         if isinstance(node, ast.Import | ast.ImportFrom):
-            yield node, deferred
+            yield node, deferred, type_only
         inside = deferred or isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
         for child in ast.iter_child_nodes(node):
-            yield from visit(child, inside)
+            yield from visit(child, inside, type_only)
 
-    yield from visit(tree, False)
+    yield from visit(tree, False, False)
 
 
 def _known(name: str, modules: dict[str, Path]) -> str | None:
@@ -206,15 +229,17 @@ def read_graph(package_dir: Path) -> Graph:
     ``__init__.py``), read from its source."""
     graph = Graph(_module_names(package_dir))
     for module, path in graph.modules.items():
+        if path.suffix != ".py":
+            continue  # (a compiled module: no Python imports)
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        seen: set[tuple[str, bool]] = set()
+        seen: set[tuple[str, bool, bool]] = set()
         # (the first statement importing each target, in line order)
-        found = sorted(_imports(tree), key=lambda pair: pair[0].lineno)
-        for node, deferred in found:
+        found = sorted(_imports(tree), key=lambda item: item[0].lineno)
+        for node, deferred, type_only in found:
             for target in _targets(node, module, graph.modules):
-                if target != module and (target, deferred) not in seen:
-                    seen.add((target, deferred))
-                    graph.edges.append(Edge(module, target, node.lineno, deferred))
+                if target != module and (target, deferred, type_only) not in seen:
+                    seen.add((target, deferred, type_only))
+                    graph.edges.append(Edge(module, target, node.lineno, deferred, type_only))
     return graph
 
 
@@ -231,12 +256,14 @@ def layer_of(module: str, layers: Sequence[tuple[str, Sequence[str]]], root: str
     return None if best is None else best[1]
 
 
-def find_cycles(graph: Graph) -> list[list[str]]:
-    """The circles among run-time edges: one per strongly connected set of
-    modules, each as a path that returns to its start."""
+def find_cycles(graph: Graph, drawn: bool = False) -> list[list[str]]:
+    """The circles among run-time edges (``drawn``: among every import a
+    reader sees, deferred and type-only ones too): one per strongly
+    connected set of modules, each as a path that returns to its start."""
     succ: dict[str, list[str]] = {module: [] for module in graph.modules}
     for edge in graph.edges:
-        if not edge.deferred and edge.target not in succ[edge.source]:
+        runs_at_import = not edge.deferred and not edge.type_only
+        if (drawn or runs_at_import) and edge.target not in succ[edge.source]:
             succ[edge.source].append(edge.target)
     # Tarjan's strongly connected components, iteratively.
     index: dict[str, int] = {}
@@ -316,18 +343,125 @@ def problems(
         if layer_of(module, layers, root) is None:
             found.append(f"{module} is in no layer: add it to LAYERS in tools/import_graph.py")
     for edge in graph.edges:
-        if edge.deferred:
-            continue
         low = layer_of(edge.source, layers, root)
         high = layer_of(edge.target, layers, root)
         if low is not None and high is not None and high > low:
-            found.append(
-                f"upward import: {edge.source} ({layers[low][0]}) imports {edge.target} "
-                f"({layers[high][0]}) at {_where(graph, edge)}"
+            kind = "deferred " if edge.deferred else "type-only " if edge.type_only else ""
+            fix = (
+                " (a type-only need takes a Protocol or a declaration: docs/design.md §2)"
+                if edge.type_only
+                else " (a lower layer is handed what it needs: registration, docs/design.md §2)"
+                if edge.deferred
+                else ""
             )
-    for circle in find_cycles(graph):
+            found.append(
+                f"upward {kind}import: {edge.source} ({layers[low][0]}) imports {edge.target} "
+                f"({layers[high][0]}) at {_where(graph, edge)}{fix}"
+            )
+    runtime = find_cycles(graph)
+    for circle in runtime:
         found.append("circle of run-time imports: " + " -> ".join(circle))
+    for circle in find_cycles(graph, drawn=True):
+        if not any(set(circle) <= set(known) for known in runtime):
+            found.append(
+                "circle of imports (type-only or deferred ones in it): " + " -> ".join(circle)
+            )
+    found += layer_entry_problems(graph, layers)
+    package_dir = graph.modules[root].parent if root in graph.modules else None
+    if package_dir is not None:
+        found += surface_problems(graph, package_dir)
     return found
+
+
+#: The package whose ``__all__`` is all that the rest of cowarray may use of it.
+SURFACE_PACKAGE = "_core"
+
+
+def _surface(package_dir: Path, surface: str) -> set[str] | None:
+    """The names ``package_dir/surface/__init__.py`` lists in ``__all__``."""
+    init = package_dir / surface / "__init__.py"
+    if not init.exists():
+        return None
+    tree = ast.parse(init.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets
+        ):
+            return {ast.literal_eval(element) for element in node.value.elts}  # type: ignore[attr-defined]
+    return set()
+
+
+def _every_import(tree: ast.Module) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement, those under ``if TYPE_CHECKING:`` included."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield node
+
+
+def surface_problems(graph: Graph, package_dir: Path, surface: str = SURFACE_PACKAGE) -> list[str]:
+    """Uses of the surface package (``_core``) from outside it that go past
+    its ``__all__``: a submodule imported, a name it does not list (or one
+    with an underscore), or an attribute read off the package. Imports under
+    ``if TYPE_CHECKING:`` and inside functions count too."""
+    names = _surface(package_dir, surface)
+    if names is None:
+        return []
+    core = f"{package_dir.name}.{surface}"
+    inside = (core, core + ".")
+    found: list[str] = []
+    for module, path in sorted(graph.modules.items()):
+        if module == core or module.startswith(inside[1]) or path.suffix != ".py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        where = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
+        package_names: set[str] = set()  # local names bound to the package itself
+        for node in _every_import(tree):
+            line = f"{where}:{node.lineno}"
+            if isinstance(node, ast.Import):
+                found += [
+                    f"{module} imports {alias.name} at {line}: import names from {core}"
+                    for alias in node.names
+                    if alias.name.startswith(inside)
+                ]
+                continue
+            for alias in node.names:
+                one = ast.ImportFrom(module=node.module, names=[alias], level=node.level)
+                target = _targets(one, module, graph.modules)
+                if not target:
+                    continue
+                if target[0].startswith(inside[1]):
+                    found.append(
+                        f"{module} imports {target[0]} at {line}: import names from {core}"
+                    )
+                elif target[0] == core and alias.name == surface:
+                    package_names.add(alias.asname or alias.name)  # ``from . import _core``
+                elif target[0] == core and (alias.name.startswith("_") or alias.name not in names):
+                    found.append(
+                        f"{module} uses {core}.{alias.name} at {line}, which "
+                        f"{surface}/__init__.py does not list in __all__"
+                    )
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in package_names
+                and node.attr not in names
+            ):
+                found.append(
+                    f"{module} uses {core}.{node.attr} at {where}:{node.lineno}, which "
+                    f"{surface}/__init__.py does not list in __all__"
+                )
+    return found
+
+
+def layer_entry_problems(graph: Graph, layers: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
+    """Entries of the layers table that name no module of the package."""
+    return [
+        f"LAYERS names {entry}, which is no module: remove it from tools/import_graph.py"
+        for _, entries in layers
+        for entry in entries
+        if entry not in graph.modules
+    ]
 
 
 def render(

@@ -23,13 +23,23 @@ import importlib.util
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar
 
 from .base import PageCowCapable, StreamOrdered
 
 if TYPE_CHECKING:
-    from .._devices import Device
     from .base import Backend
+
+
+class _Named(Protocol):
+    """What the registry reads of a device (cowarray._devices.Device, which
+    lies above it): its kind's name and its index."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def index(self) -> int: ...
+
 
 __all__ = [
     "KINDS",
@@ -136,7 +146,7 @@ def device_kind(name: str) -> DeviceKind:
     return kind
 
 
-def backend_for(device: Device) -> Backend:
+def backend_for(device: _Named) -> Backend:
     """The backend that serves ``device``, its capabilities checked."""
     backend = device_kind(device.kind).load(device.index)
     _ = STREAMS[backend], PAGE_COW[backend]  # checked now, not on its first write

@@ -17,13 +17,22 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from .._deaths import call_at_death
+from .._interpreter import Location
 from . import cow, families, write
+from .values import Array, imported, views_token
 
 if TYPE_CHECKING:
-    from .._array import Array
     from .._backends.base import Backend
 
-__all__ = ["REGIONS", "expose", "exposed_view"]
+__all__ = [
+    "REGIONS",
+    "export_site",
+    "expose",
+    "exposed_view",
+    "family_export",
+    "family_export_until_death",
+    "import_foreign",
+]
 
 
 class _Regions:
@@ -185,3 +194,91 @@ def exposed_view(x: Array, consumer: str) -> Any:
 
 
 _ENTRIES: Final = REGIONS.entries
+
+
+# -- imports: foreign memory -----------------------------------------------------------
+
+
+def import_foreign(data: Any, device: Any, read_only: bool) -> Any:
+    """An Array aliasing ``data``, memory another library owns (a zero-copy
+    import), under a new *foreign* record: never written in place while a
+    clone shares it, never shared without a copy. None, with nothing
+    entered, where ``data`` lies inside memory a cowarray value holds
+    (exposed or foreign already): a second alias would let one value change
+    another, so the caller copies or refuses. ``read_only``: the producer
+    said its memory must not be written (every write then copies first).
+    """
+    backend = device.backend
+    buf = cow.Buffer(data, backend, foreign=True, read_only=read_only)
+    # All we know of the producer's memory is the part it handed over.
+    buf.nbytes = nbytes = int(data.nbytes)
+    if not REGIONS.enter_foreign(buf, backend, data):
+        return None
+    array = imported(data, buf, device)
+    del buf  # a record held here would count as a holder
+    if cow.observer is not None:
+        cow.notify("import", array, array._buf, nbytes)
+    return array
+
+
+# -- exports counted in a view family ----------------------------------------------------
+
+
+def export_site(x: Array, skip: tuple[str, ...] = ()) -> Location | None:
+    """The line exporting ``x`` (the first frame outside cowarray, and
+    outside functions named in ``skip``: a consumer's own ``from_dlpack``),
+    if ``x`` is a view whose family lives, so that its consumer's writes
+    would reach that family in NumPy; else None. Read before the export."""
+    if not families.lives_beside_its_family(x):
+        return None
+    return families.writing_location(skip=skip)
+
+
+def family_export(
+    x: Array, data: Any, xp: Any, where: Location | None, through: str
+) -> Callable[[], None]:
+    """Count an export of ``x``'s memory (``data``, what the consumer gets)
+    in ``x``'s view family until the returned ``end()`` runs (the consumer's
+    release, or the death of what it keeps). Where ``where`` is given
+    (:func:`export_site`), ``data`` is compared with a snapshot then, and a
+    write is reported as a view write through ``through`` at that line.
+    ``end`` may run more than once, at exit, or in a gc callback."""
+    family = views_token(x)
+    watch = None if where is None else families.watch_export(data, xp, where, through)
+
+    def end(family: object = family, finish: Any = families.end_watch) -> None:
+        # (the family token held until now; what it calls bound as defaults:
+        # an export can be let go at exit)
+        if watch is not None:
+            finish(watch)
+
+    return end
+
+
+#: id of a weak reference to an exported object whose death is its release
+#: -> (that reference, the view family token it holds, its watch or None),
+#: kept until the reference fires (:func:`family_export_until_death`).
+_UNTIL_DEATH: Final[dict[int, tuple[Any, object, Any]]] = {}
+
+
+def family_export_until_death(
+    exported: Any, x: Array, data: Any, xp: Any, where: Location | None, through: str
+) -> None:
+    """:func:`family_export`, ended when ``exported`` dies: for a consumer
+    that keeps exactly the object it is given for as long as it uses the
+    memory (``torch.from_numpy``). One weak reference, no closure: a fifth
+    of ``to_torch(x[a:b])`` went to the bookkeeping of an export."""
+    watch = None if where is None else families.watch_export(data, xp, where, through)
+    reference = weakref.ref(exported, _export_died)
+    _UNTIL_DEATH[id(reference)] = (reference, views_token(x), watch)
+
+
+def _export_died(
+    reference: Any,
+    entries: dict[int, tuple[Any, object, Any]] = _UNTIL_DEATH,
+    end: Any = families.end_watch,
+) -> None:
+    # (globals bound as defaults: an export can die at exit)
+    entry = entries.pop(id(reference), None)
+    if entry is not None and entry[2] is not None:
+        end(entry[2])

@@ -516,6 +516,21 @@ def looks_shared(holder: Holder) -> bool:
     )
 
 
+def others_hold(holder: Holder) -> bool:
+    """Whether ``holder``'s memory looks held by other values too, with no
+    write of it under way: a hint (see :func:`looks_shared`), for a caller
+    that would rather copy the values out than export the memory."""
+    # (the record read through ``holder`` each time: a local would count)
+    return holder._buf is not None and not holder._buf.writer and looks_shared(holder)
+
+
+def set_page_cow_min(minimum: int | None) -> None:
+    """Set :data:`page_cow_min` (cowarray.set_page_cow's setting)."""
+    global page_cow_min, page_cow_was_on
+    page_cow_min = minimum
+    page_cow_was_on = page_cow_was_on or minimum is not None
+
+
 def _wait_for_writer(holder: Holder, reentered: bool) -> bool:
     """Under the lock: wait while another thread writes ``holder`` in place.
 

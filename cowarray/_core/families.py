@@ -56,7 +56,6 @@ import atexit
 import sys
 import threading
 import warnings
-import weakref
 from typing import Any, Final
 
 from .. import _interpreter
@@ -272,38 +271,6 @@ def _may_store_into_family(frame: Any, holder: Any) -> bool:
 _ARRAY_TYPE: list[Any] = [type(None)]
 
 
-def calibrate_at_import() -> None:
-    """Measure the count of a temporary view once, while ``import cowarray``
-    runs (cowarray._interpreter.measure_temporary_count): run ``base[0] += 1``
-    (a temporary view) and ``views[0] += 1`` (a view a list holds too)
-    through the real path, in code outside cowarray, and read the counts.
-    (On the host: the frames between the operator and
-    :func:`note_in_place_write` are the same for every device.) The
-    measurement's own arrays and copies never show in a user's trace, copy
-    counters or buffer names: no observer looks, and the counters are put back."""
-    from .._devices import CPU
-    from . import cow
-    from .values import private
-
-    before = cow.COUNTERS.snapshot()
-    observer = cow.observer
-    cow.set_observer(None)
-    try:
-        base = private(CPU.backend.xp.zeros((2, 2)), CPU)
-        namespace = {"base": base, "views": [base[1]]}
-        _interpreter.measure_temporary_count(
-            lambda: exec(_CALIBRATION, namespace),
-            _get_ident(),  # (constant code)
-        )
-    finally:
-        cow.set_observer(observer)
-        cow.COUNTERS.reset()
-        cow.COUNTERS.copies, cow.COUNTERS.bytes_copied = before
-
-
-_CALIBRATION: Final = compile("base[0] += 1.0\nviews[0] += 1.0\n", "<cowarray calibration>", "exec")
-
-
 def note_write(holder: Any, value: object, what: str) -> None:
     """Called before a write to ``holder``, a derived view (``what`` names the
     write; not an in-place operator, see :func:`note_in_place_write`): warns
@@ -473,31 +440,6 @@ def _compare(watch: _Watch, pending: list[_Pending] = PENDING) -> None:
     watch.snapshot = watch.data = None
 
 
-#: id of a weak reference to an exported object whose death is its release
-#: -> (that reference, the family token it holds, its watch or None), kept
-#: until the reference fires (:func:`in_family_until_death`).
-_UNTIL_DEATH: Final[dict[int, tuple[Any, object, _Watch | None]]] = {}
-
-
-def in_family_until_death(exported: Any, family: object, watch: _Watch | None) -> None:
-    """Count ``exported`` in ``family`` (a view family token) until it dies,
-    then compare ``watch``, if any: for a consumer that keeps exactly the
-    object it is given for as long as it uses the memory (``torch.from_numpy``)."""
-    reference = weakref.ref(exported, _died)
-    _UNTIL_DEATH[id(reference)] = (reference, family, watch)
-
-
-def _died(
-    reference: Any,
-    entries: dict[int, tuple[Any, object, _Watch | None]] = _UNTIL_DEATH,
-    end: Any = end_watch,
-) -> None:
-    # (globals bound as defaults: an export can die at exit)
-    entry = entries.pop(id(reference), None)
-    if entry is not None and entry[2] is not None:
-        end(entry[2])
-
-
 #: Exports up to this size are compared as bytes objects (a copy of each on
 #: the host, which a bigger one should not cost); bigger ones by the backend.
 _BYTES_COMPARED_ON_THE_HOST: Final = 1 << 16
@@ -513,7 +455,7 @@ def same_bytes(xp: Any, a: Any, b: Any) -> bool:
     if a.nbytes <= _BYTES_COMPARED_ON_THE_HOST:
         # Two host copies of a small export and one memcmp: array_equal's
         # layers of Python cost a quarter of to_torch(x[a:b]) (8 of 32 us).
-        return a.tobytes() == b.tobytes()  # type: ignore[no-any-return]
+        return a.tobytes() == b.tobytes()
     a = xp.ascontiguousarray(a).reshape(-1).view(xp.uint8)
     b = xp.ascontiguousarray(b).reshape(-1).view(xp.uint8)
     return bool(xp.array_equal(a, b))

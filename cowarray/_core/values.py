@@ -41,15 +41,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from operator import index as _index
-from typing import TYPE_CHECKING, Any, Final, Literal, overload
+from typing import Any, Final, Literal, TypeVar, overload
 
 from .._errors import Retired, not_an_array
 from . import cow, families
 
-if TYPE_CHECKING:
-    from .._array import Array
-
 __all__ = [
+    "NO_FAST_WRITE",
     "Value",
     "bind_array_type",
     "check_every_store",
@@ -97,8 +95,13 @@ class Value:
     _family: Any
 
 
+#: What the core types an Array as: its slots (the core lies below the
+#: Array's module, which binds the type it makes: :func:`bind_array_type`).
+Array = Value
+#: An Array given to a constructor, and the type of what it makes of it.
+A = TypeVar("A", bound=Value)
 #: The type the constructors make: cowarray.Array, bound by its module.
-_ARRAY: type[Array] = Value  # type: ignore[assignment]
+_ARRAY: Any = Value  # (what _object_new makes of it is whatever type is bound)
 
 
 def bind_array_type(
@@ -121,7 +124,10 @@ _backend_index: Callable[[Array, Any], Any]
 _index_refused: Callable[[Any, tuple[int, ...], Any], BaseException]
 
 
-_NO_FAST_WRITE: Final[frozenset[Any]] = frozenset()
+#: The empty set of fast writes every new Array starts with (cow's own:
+#: the core tests it by identity nowhere, but copies of the set-up share it).
+NO_FAST_WRITE: Final[frozenset[Any]] = cow._NO_FAST_WRITE
+_NO_FAST_WRITE: Final = NO_FAST_WRITE
 
 # A held-back view write (cowarray._core.families): every operation reports it first.
 _PENDING: Final = families.PENDING
@@ -151,13 +157,13 @@ def views_token(source: Any) -> families._Views:
                 source._family = family = made
         if type(family) is _VIEWS:
             return family
-    return family.views  # type: ignore[no-any-return]
+    return family.views
 
 
 _FIRST_VIEW: Final = threading.RLock()
 
 
-def private(data: Any, device: Any) -> Array:
+def private(data: Any, device: Any) -> Any:
     """An Array of ``data``, memory nothing else references (internal: the
     caller has just allocated it, e.g. by a copy). Ops use :func:`fresh`."""
     if _PENDING:
@@ -172,14 +178,14 @@ def private(data: Any, device: Any) -> Array:
     return array
 
 
-def donate(array: Array) -> Array:
+def donate(array: A) -> A:
     """Mark ``array`` donated: its memory was handed over to it and nothing
     else names it yet, so its first update through ``.at`` may take it."""
     array._donated = True
     return array
 
 
-def fresh(result: Any, device: Any) -> Array:
+def fresh(result: Any, device: Any) -> Any:
     """An Array of ``result``, memory the backend allocated for this call.
 
     One of the two ways an op makes an Array (the other is :func:`may_view`):
@@ -198,9 +204,9 @@ def fresh(result: Any, device: Any) -> Array:
 def may_view(
     result: Any,
     device: Any,
-    inputs: tuple[Array, ...],
-    again: Callable[[], Array] | None = None,
-) -> Array:
+    inputs: tuple[A, ...],
+    again: Callable[[], A] | None = None,
+) -> A:
     """An Array of ``result``, a backend result that may view these ``inputs``.
 
     The other way an op makes an Array (see :func:`fresh`): if ``result``
@@ -221,7 +227,7 @@ def may_view(
     return _wrap(result, device, inputs, again)
 
 
-def view(source: Array, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Array:
+def view(source: A, function: Callable[..., Any], *args: Any, **kwargs: Any) -> A:
     """An Array of ``function(data, *args, **kwargs)``: a backend function's
     result made of ``source``'s memory ``data``, which may view it (a
     transpose, a squeeze, a flip...).
@@ -258,11 +264,11 @@ _ATTEMPTS: Final = 4
 
 
 def view_of(
-    source: Array,
+    source: A,
     make: Callable[[Any, Any], Any],
     arg: Any = None,
-    again: Callable[[], Array] | None = None,
-) -> Array:
+    again: Callable[[], A] | None = None,
+) -> A:
     """An Array of ``make(data, arg)``, the view a backend function makes of
     ``data``, ``source``'s memory (``x.T``, ``x[1:5]``, reshapes).
 
@@ -342,7 +348,7 @@ def _first_record(source: Array, data: Any, result: Any) -> cow.Buffer | None:
     return cow.join(source, data)
 
 
-def transposed(source: Array) -> Array:
+def transposed(source: A) -> A:
     """The transpose of a 2-D array (a lazy value, no copy): ``Array.T``.
 
     A view joined to ``source``'s buffer: :func:`view_of`'s join inline (a
@@ -374,7 +380,7 @@ def transposed(source: Array) -> Array:
     return view_of(source, _transpose)
 
 
-def getitem(source: Array, key: Any, /) -> Array:
+def getitem(source: A, key: Any, /) -> A:
     """``x[key]``: a lazy value of the elements ``key`` selects (no copy).
 
     A view joined to ``source``'s buffer, or a fresh 0-d array for one
@@ -517,7 +523,7 @@ def _element_of(fast: frozenset[Any]) -> frozenset[Any]:
 _ELEMENT_OF: Final[dict[frozenset[Any], frozenset[Any]]] = {}
 
 
-def reshape_view(x: Array, shape: tuple[Any, ...]) -> Array | None:
+def reshape_view(x: A, shape: tuple[Any, ...]) -> A | None:
     """``x`` in ``shape`` (a tuple, entries as given), as the backend's
     ``reshape`` makes it with ``copy=None`` (a view when it can, else a copy).
 
@@ -569,7 +575,7 @@ def _wrap(
     inputs: tuple[Array, ...],
     again: Callable[[], Array] | None = None,
     retry: Literal[False] = False,
-) -> Array: ...
+) -> Any: ...
 @overload
 def _wrap(
     result: Any,
@@ -577,14 +583,14 @@ def _wrap(
     inputs: tuple[Array, ...],
     again: Callable[[], Array] | None,
     retry: Literal[True],
-) -> Array | None: ...
+) -> Any | None: ...
 def _wrap(
     result: Any,
     device: Any,
     inputs: tuple[Array, ...],
     again: Callable[[], Array] | None = None,
     retry: bool = False,
-) -> Array | None:
+) -> Any | None:
     """The rule behind :func:`fresh` and :func:`may_view`: a backend result that
     views an input's memory joins that input's buffer.
 
@@ -672,7 +678,7 @@ def _wrap_other_view(
     return array
 
 
-def lazy_clone(x: Array, /) -> Array:
+def lazy_clone(x: A, /) -> A:
     """A copy of ``x`` that shares its buffer until either one is written: O(1).
 
     Parameters
@@ -728,7 +734,7 @@ def lazy_clone(x: Array, /) -> Array:
     return clone
 
 
-def take_over(x: Array, poison: Any, key: int | None = None, value: Any = None) -> Array | None:
+def take_over(x: A, poison: Any, key: int | None = None, value: Any = None) -> A | None:
     """A new Array that takes ``x``'s memory, record and fast writes; ``x``
     is left with ``poison`` (any later use raises).
 
@@ -759,6 +765,8 @@ def take_over(x: Array, poison: Any, key: int | None = None, value: Any = None) 
     :func:`cowarray._core.cow.hand_over`, under the lock.
     tests/hostile/test_threads_and_gc_never_alias.py reads the bytecode.
     """
+    if key is not None and cow.observer is not None:
+        return None  # (the locked way, which a trace sees)
     device = x._device
     family = x._family
     kind = type(value)  # (a call: before the read of the fast writes)
@@ -812,7 +820,7 @@ def given_away(x: Array, poison: Any) -> Any:
     return cow.hand_over_private(x, poison)
 
 
-def imported(data: Any, buf: cow.Buffer, device: Any) -> Array:
+def imported(data: Any, buf: cow.Buffer, device: Any) -> Any:
     """An Array of memory another library owns, under its record ``buf``
     (made by the DLPack boundary: foreign, so never written in place)."""
     array = private(data, device)
@@ -820,7 +828,7 @@ def imported(data: Any, buf: cow.Buffer, device: Any) -> Array:
     return array
 
 
-def reads_own_memory(target: Array, value: object) -> bool:
+def reads_own_memory(target: Array, value: Any) -> bool:
     """Whether ``value`` is an Array holding ``target``'s buffer (``u[0] = u[1]``):
     a write of ``target`` from it must not copy ``target`` to keep ``value``."""
     return (

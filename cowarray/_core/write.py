@@ -31,10 +31,11 @@ import threading
 import weakref
 from collections.abc import Callable
 from sys import getrefcount as _getrefcount
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from .. import _interpreter
 from .._backends import PAGE_COW
+from .._devices import CPU
 from .._errors import value_does_not_fit
 from . import cow, families
 from .cow import (
@@ -52,22 +53,26 @@ from .values import (
     _NO_FAST_WRITE,
     _PENDING,
     _VIEWS,
+    Array,
     fast_writes,
+    given_away,
     plain_slice,
+    private,
+    reads_own_memory,
 )
 from .values import replace_private as _replace_private
-
-if TYPE_CHECKING:
-    from .._array import Array
 
 __all__ = [
     "IN_PLACE_MIN_SIZE",
     "bind_conversions",
+    "calibrate_at_import",
     "expose",
     "inplace",
     "make_private",
+    "separate_reader",
     "setitem",
     "store",
+    "taken_for_inplace",
 ]
 
 #: From this many elements an in-place operator that cannot fail after its
@@ -209,7 +214,7 @@ def setitem(self: Array, key: Any, value: Any, /) -> None:
             return
         store(self, index, _backend_value(self, value), value)
     except (IndexError, OverflowError) as error:
-        raise _index_error(key, self.shape, error, value, self._data.dtype) from None
+        raise _index_error(key, self._data.shape, error, value, self._data.dtype) from None
     except ValueError as error:
         clearer = value_does_not_fit(error, "x[...] = value: ", value, _selection, self, key)
         if clearer is None:
@@ -580,6 +585,31 @@ def _operand_may_stay(written: Any, reader: Holder) -> bool:
 # -- the materialization before an export -------------------------------------------------
 
 
+def taken_for_inplace(target: Array, name: str, dtype: Any, poison: Any) -> Any:
+    """The memory of ``target``, an operand the caller proved temporary
+    (nothing but the interpreter's stack holds it), handed over for the
+    element-wise ``name`` to write its ``dtype`` result into, ``target``
+    left with ``poison``; None, with ``target`` untouched, where an error
+    could surface after the backend's loop (it would leave the memory half
+    written), where the memory is read-only or still being read, or where it
+    is not private after all (:func:`cowarray._core.values.given_away`
+    decides under the lock)."""
+    backend = target._device.backend
+    if backend.errors_may_surface(name, dtype) or backend.must_copy_before_write(target._data):
+        return None
+    return given_away(target, poison)
+
+
+def separate_reader(target: Array, value: object) -> None:
+    """Before an update of ``target`` (or of a new value of it) from
+    ``value``: if ``value`` is an Array that reads ``target``'s memory
+    (``u.at[0].set(u[1])``), give it its own copy of the region it reads, so
+    that the write copies what the value reads and not ``target``'s buffer
+    (design.md rule 12)."""
+    if reads_own_memory(target, value):
+        make_private(value)  # type: ignore[arg-type]
+
+
 def make_private(holder: Holder) -> None:
     """Give ``holder`` memory nobody else holds, copying its region if needed."""
     cow.write(holder, _nothing, None, None)
@@ -674,3 +704,34 @@ def expose(
                 )
         finally:
             _lock.release()
+
+
+# -- the calibration of the in-place door, at import -----------------------------------
+
+
+def calibrate_at_import() -> None:
+    """Measure the count of a temporary view once, while ``import cowarray``
+    runs (cowarray._interpreter.measure_temporary_count): run ``base[0] += 1``
+    (a temporary view) and ``views[0] += 1`` (a view a list holds too)
+    through the real path, in code outside cowarray, and read the counts.
+    (On the host: the frames between the operator and
+    :func:`cowarray._core.families.note_in_place_write` are the same for every device.) The
+    measurement's own arrays and copies never show in a user's trace, copy
+    counters or buffer names: no observer looks, and the counters are put back."""
+    before = cow.COUNTERS.snapshot()
+    observer = cow.observer
+    cow.set_observer(None)
+    try:
+        base = private(CPU.backend.xp.zeros((2, 2)), CPU)
+        namespace = {"base": base, "views": [base[1]]}
+        _interpreter.measure_temporary_count(
+            lambda: exec(_CALIBRATION, namespace),
+            threading.get_ident(),  # (constant code)
+        )
+    finally:
+        cow.set_observer(observer)
+        cow.COUNTERS.reset()
+        cow.COUNTERS.copies, cow.COUNTERS.bytes_copied = before
+
+
+_CALIBRATION: Final = compile("base[0] += 1.0\nviews[0] += 1.0\n", "<cowarray calibration>", "exec")

@@ -20,8 +20,9 @@ What ``out`` must be, all checked before anything is written:
 - of a dtype the result casts to under the rule NumPy applies for that
   function (TypeError): ``casting=`` (``"same_kind"`` by default) for the
   element-wise functions, ``"unsafe"`` for most reductions, ``"no"`` for
-  ``dot``. Two rules are NumPy's own: ``"reverse_safe"`` (``take`` and the
-  ``arg*`` functions: out's dtype must cast safely to the result's) and
+  ``dot``. Two rules are NumPy's own: ``"reverse_safe"`` (the ``arg*``
+  functions, and ``take`` before NumPy 2.5: out's dtype must cast safely to
+  the result's) and
   ``"inexact"`` (``nanmean`` of floating-point data: out must be floating
   or complex).
 
@@ -37,8 +38,7 @@ from typing import Any, Final
 
 import numpy
 
-from .._array import Array
-from .._core.values import fresh
+from .._array import Array, fresh
 from .._errors import _described
 
 __all__ = ["CASTING_RULES", "check_out", "write_out", "write_ufunc_out"]

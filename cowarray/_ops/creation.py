@@ -7,10 +7,10 @@ from typing import Any, Final, Literal
 
 import numpy as np
 
-from .. import _dlpack
-from .._array import Array
+from .. import _dlpack, _operators
+from .._array import Array, fresh
 from .._checks import common_device
-from .._core.values import fresh, lazy_clone
+from .._core import lazy_clone
 from .._devices import CPU, Device, as_device
 from .._dtypes import (
     ALL_DTYPES,
@@ -729,3 +729,6 @@ def triu(x: Array, /, *, k: int = 0) -> Array:
                     [0, 1]], dtype=int8)
     """
     return _triangle("triu", x, k)
+
+
+_operators.bind_list_conversion(asarray)  # (x += [1, 2]: the operators lie below this module)

@@ -7,8 +7,8 @@ from typing import Any, Final
 
 import numpy as np
 
-from .._array import Array
-from .._core.values import fresh, lazy_clone
+from .._array import Array, fresh
+from .._core import lazy_clone
 from .._devices import as_device
 from .._dtypes import promote, scalar_result_dtype, to_dtype
 from .._errors import not_an_array

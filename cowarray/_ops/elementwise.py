@@ -21,7 +21,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from .._array import Array
+from .._array import Array, fresh
 from .._checks import (
     BOOLEAN,
     COMPLEX,
@@ -33,7 +33,7 @@ from .._checks import (
     check_dtypes,
     declare_category,
 )
-from .._core.values import fresh, lazy_clone, may_view
+from .._core import lazy_clone, may_view
 from .._dtypes import normalize_scalar, one_kind, promote, scalar_result_dtype
 from .._errors import not_an_array
 from .._operators import binary_operation, unary_operation

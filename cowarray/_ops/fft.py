@@ -13,8 +13,7 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from .._array import Array
-from .._core.values import fresh
+from .._array import Array, fresh
 from .._devices import CPU, Device, as_device
 from .._dtypes import DEFAULT_FLOAT, complex64, complex128, float32, float64, to_dtype
 from ._args import normalize_axes, normalize_axis, require_array

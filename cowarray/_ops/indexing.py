@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from .._array import Array
+import functools
+import warnings
+
+import numpy
+
+from .._array import Array, fresh
 from .._checks import common_device
-from .._core.values import fresh, may_view
+from .._core import may_view
 from ._args import normalize_axis, require_array
 from ._out import write_out
 
@@ -26,6 +31,20 @@ def _out_of_bounds(function: str, length: int, axis: int) -> IndexError:
     )
 
 
+@functools.cache
+def _take_out_casting() -> str:
+    """NumPy's rule for ``take``'s ``out``, asked of the installed NumPy once:
+    before 2.5 out's dtype must cast safely to the result's; 2.5 takes any
+    out and casts (a complex out of real data included)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            numpy.take(numpy.zeros(1), numpy.zeros(1, dtype=numpy.intp), out=numpy.zeros(1, "c8"))
+        except TypeError:
+            return "reverse_safe"
+    return "unsafe"
+
+
 def take(
     x: Array, indices: Array, /, *, axis: int | None = None, out: Array | None = None
 ) -> Array:
@@ -41,7 +60,8 @@ def take(
     out : Array, optional
         An Array of the result's shape to write the result into, through
         copy-on-write (NumPy's ``out=``): its dtype must cast safely to
-        ``x``'s, as NumPy asks. Keyword-only.
+        ``x``'s where the installed NumPy asks that (before 2.5); NumPy 2.5
+        takes any dtype and casts. Keyword-only.
 
     Returns
     -------
@@ -64,7 +84,7 @@ def take(
                     [4]], dtype=int64)
     """
     if out is not None:
-        return write_out(out, take(x, indices, axis=axis), "take", "reverse_safe")
+        return write_out(out, take(x, indices, axis=axis), "take", _take_out_casting())
     if (
         axis is None
         and type(x) is Array

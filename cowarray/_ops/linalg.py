@@ -13,9 +13,9 @@ import math
 import operator
 from typing import Any, Literal, NamedTuple
 
-from .._array import Array
+from .._array import Array, fresh
 from .._checks import common_device
-from .._core.values import fresh, may_view
+from .._core import may_view
 from .._devices import Device
 from .._dtypes import complex64, complex128, float16, float32, one_kind, promote, to_dtype
 from .._errors import matmul_shapes, reports_linalg_errors
@@ -1081,7 +1081,10 @@ def _floating_input(x: Any, name: str, function: str) -> Array:
     """``x``, with integers and booleans converted to float64 as NumPy's linalg does."""
     require_array(x, name, function)
     if x.dtype.kind in "biu":
-        return may_view(x._device.backend.xp.astype(x._data, to_dtype("float64")), x._device, (x,))
+        converted: Array = may_view(
+            x._device.backend.xp.astype(x._data, to_dtype("float64")), x._device, (x,)
+        )
+        return converted
     _check_kind(x, name, function, "fc")
     return x  # type: ignore[no-any-return]
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._array import Array
+from .._array import Array, fresh
 from .._checks import common_device
-from .._core.values import fresh, lazy_clone, may_view, reshape_view, view
+from .._core import lazy_clone, may_view, reshape_view, view
 from .._devices import Device
 from .._dtypes import promote
 from .._errors import out_refused

@@ -34,9 +34,9 @@ from typing import Any, Final
 
 import numpy
 
-from .._array import Array
+from .._array import Array, fresh
 from .._checks import common_device
-from .._core.values import fresh, lazy_clone, may_view, view
+from .._core import lazy_clone, may_view, view
 from .._devices import Device
 from .._dtypes import check_scalar, normalize_scalar, promote
 from .._errors import not_an_array, out_refused

@@ -21,9 +21,9 @@ from typing import Any
 
 import numpy
 
-from .._array import Array
+from .._array import Array, fresh
 from .._checks import common_device
-from .._core.values import fresh, may_view
+from .._core import may_view
 from .._dtypes import normalize_scalar, promote, to_dtype
 from .._errors import not_an_array, shapes_do_not_broadcast
 from ._args import array_or_scalar_operands, require_array

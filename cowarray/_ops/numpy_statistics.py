@@ -34,9 +34,9 @@ from typing import Any, Final
 
 import numpy
 
-from .._array import Array
+from .._array import Array, fresh
 from .._checks import common_device
-from .._core.values import fresh, may_view
+from .._core import may_view
 from .._dtypes import to_dtype
 from ._args import normalize_axes, normalize_axis, require_array
 from ._out import write_out
@@ -380,7 +380,8 @@ def nanvar(
         result = nanvar(a, axis, dtype, ddof=ddof, keepdims=keepdims)
         return write_out(out, result, "nanvar", "same_kind" if a.dtype.kind in "fc" else "unsafe")
     x, variance = _nanvar_data("nanvar", a, axis, dtype, ddof, keepdims)
-    return may_view(variance, x._device, (x,))
+    made: Array = may_view(variance, x._device, (x,))
+    return made
 
 
 def nanstd(
@@ -406,7 +407,8 @@ def nanstd(
         result = nanstd(a, axis, dtype, ddof=ddof, keepdims=keepdims)
         return write_out(out, result, "nanstd", "same_kind")
     x, variance = _nanvar_data("nanstd", a, axis, dtype, ddof, keepdims)
-    return may_view(x._device.backend.xp.sqrt(variance), x._device, (x,))
+    made: Array = may_view(x._device.backend.xp.sqrt(variance), x._device, (x,))
+    return made
 
 
 def _nan_extremum(name: str, a: Array, axis: Axis, keepdims: bool) -> Array:

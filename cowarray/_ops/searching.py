@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from .._array import Array
+from .._array import Array, fresh
 from .._checks import REAL, accepts, check_dtypes, common_device
-from .._core.values import fresh, may_view
+from .._core import may_view
 from .._dtypes import DEFAULT_INDEX, normalize_scalar, one_kind, promote, scalar_result_dtype
 from ._args import array_or_scalar_operands, normalize_axes, normalize_axis, require_array
 from ._out import write_out

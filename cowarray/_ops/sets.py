@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .._array import Array
-from .._core.values import fresh, may_view
+from .._array import Array, fresh
+from .._core import may_view
 from .._dtypes import DEFAULT_INDEX
 from ._args import array_or_scalar_operands, require_array
 

@@ -17,9 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._array import Array
+from .._array import Array, fresh
 from .._checks import REAL, accepts, check_dtypes
-from .._core.values import fresh
 from ._args import normalize_axis, require_array
 
 __all__ = ["argsort", "sort"]

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._array import Array
+from .._array import Array, fresh
 from .._checks import ANY, FLOATING, NUMERIC, REAL, REAL_FLOATING, accepts, check_dtypes
-from .._core.values import fresh
 from .._dtypes import to_dtype
 from ._args import normalize_axes, normalize_axis, require_array
 from ._out import write_out

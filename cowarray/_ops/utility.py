@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import builtins
 
-from .._array import Array
+from .._array import Array, fresh
 from .._checks import NUMERIC, accepts, check_dtypes, common_device
-from .._core.values import fresh, lazy_clone, may_view
+from .._core import lazy_clone, may_view
 from .._dtypes import promote
 from ._args import normalize_axes, normalize_axis, require_array
 from ._out import write_out

@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy
 
-from .._array import Array
-from .._core.values import fresh, view
+from .._array import Array, fresh
+from .._core import view
 from ._args import normalize_axis, require_array
 
 __all__ = ["sliding_window_view"]

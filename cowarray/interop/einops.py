@@ -18,14 +18,39 @@ array leaves the other unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy
 from einops._backends import AbstractBackend
 
 from .._array import Array
+from .._ops import statistical, utility
+from .._ops.creation import arange, asarray
+from .._ops.data_types import isdtype
+from .._ops.manipulation import (
+    broadcast_to,
+    concat,
+    expand_dims,
+    permute_dims,
+    reshape,
+    stack,
+    tile,
+)
+from .._ops.numpy_math import einsum
 
 __all__ = ["CowarrayBackend"]
+
+#: einops' reductions, by their standard names.
+_REDUCTIONS: dict[str, Callable[..., Array]] = {
+    "min": statistical.min,
+    "max": statistical.max,
+    "sum": statistical.sum,
+    "mean": statistical.mean,
+    "prod": statistical.prod,
+    "any": utility.any,
+    "all": utility.all,
+}
 
 
 class CowarrayBackend(AbstractBackend):
@@ -50,68 +75,56 @@ class CowarrayBackend(AbstractBackend):
 
     framework_name = "cowarray"
 
-    def __init__(self) -> None:
-        # einops instantiates backends lazily, after ``import cowarray`` is done
-        import numpy
-
-        import cowarray
-
-        self.xp = cowarray
-        self.np = numpy
-
     def is_appropriate_type(self, tensor: object) -> bool:
         return isinstance(tensor, Array)
 
     def from_numpy(self, x: Any) -> Array:
-        return self.xp.asarray(x, copy=True)
+        return asarray(x, copy=True)
 
     def to_numpy(self, x: Array) -> Any:
         # a copy, never rule 4's writable alias: einops.asnumpy(x) is a new value
-        return self.np.asarray(x.to_device("cpu"), copy=True)
+        return numpy.asarray(x.to_device("cpu"), copy=True)
 
     def arange(self, start: int, stop: int) -> Array:
-        return self.xp.arange(start, stop)
+        return arange(start, stop)
 
     def reshape(self, x: Array, shape: Sequence[int]) -> Array:
-        return self.xp.reshape(x, tuple(shape))
+        return reshape(x, tuple(shape))
 
     def transpose(self, x: Array, axes: Sequence[int]) -> Array:
-        return self.xp.permute_dims(x, tuple(axes))
+        return permute_dims(x, tuple(axes))
 
     def reduce(self, x: Array, operation: str, axes: tuple[int, ...]) -> Array:
         # einops' reductions (min, max, sum, mean, prod, any, all) are standard names
-        reduction = getattr(self.xp, operation)
-        result: Array = reduction(x, axis=axes)
-        return result
+        return _REDUCTIONS[operation](x, axis=axes)
 
     def stack_on_zeroth_dimension(self, tensors: list[Array]) -> Array:
-        return self.xp.stack(tensors)
+        return stack(tensors)
 
     def add_axis(self, x: Array, new_position: int) -> Array:
-        return self.xp.expand_dims(x, axis=new_position)
+        return expand_dims(x, axis=new_position)
 
     def add_axes(self, x: Array, n_axes: int, pos2len: dict[int, int]) -> Array:
         # repeat as a broadcast (O(1), as einops.array_api and torch's expand);
         # a write to the result copies it first (rule 3)
         for position in sorted(pos2len):
-            x = self.xp.expand_dims(x, axis=position)
+            x = expand_dims(x, axis=position)
         shape = list(x.shape)
         for position, length in pos2len.items():
             shape[position] = length
-        return self.xp.broadcast_to(x, tuple(shape))
+        return broadcast_to(x, tuple(shape))
 
     def tile(self, x: Array, repeats: tuple[int, ...]) -> Array:
-        return self.xp.tile(x, repeats)
+        return tile(x, repeats)
 
     def concat(self, tensors: Sequence[Array], axis: int) -> Array:
-        return self.xp.concat(list(tensors), axis=axis)
+        return concat(list(tensors), axis=axis)
 
     def is_float_type(self, x: Array) -> bool:
         # einops asks before a mean; cowarray's mean takes real and complex floats
-        return bool(self.xp.isdtype(x.dtype, ("real floating", "complex floating")))
+        return bool(isdtype(x.dtype, ("real floating", "complex floating")))
 
     def einsum(self, pattern: str, *x: Array) -> Array:
         # cowarray's einsum: on the inputs' device, joining an input's buffer
         # where the result is a view (rule 1)
-        result: Array = self.xp.einsum(pattern, *x)
-        return result
+        return einsum(pattern, *x)

@@ -6,7 +6,7 @@ Array may share memory, but two cowarray Arrays never do.
 
 Host memory crosses without a DLPack capsule, through the NumPy arrays torch
 takes and gives in C: ``to_torch`` hands ``torch.from_numpy`` a view of the
-exposed memory whose death ends the exposure (:func:`cowarray._core.boundary.exposed_view`),
+exposed memory whose death ends the exposure (``cowarray._core.exposed_view``),
 and ``from_torch`` imports ``t.numpy()`` as foreign memory
 (:func:`cowarray._dlpack.import_zero_copy`). The policy is DLPack's, the
 cost a third of it (a capsule is two Python calls on each side, plus
@@ -22,11 +22,15 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 
 from .. import _interpreter
-from .._array import Array
-from .._core import families
-from .._core.boundary import exposed_view
-from .._core.cow import count_copy, looks_shared
-from .._core.values import given_away, private, views_token
+from .._array import Array, private
+from .._core import (
+    count_copy,
+    export_site,
+    exposed_view,
+    family_export_until_death,
+    given_away,
+    others_hold,
+)
 from .._devices import CPU
 from .._dlpack import count_import_copy, from_dlpack, import_zero_copy
 from .._errors import not_an_array, refuse_out
@@ -130,7 +134,7 @@ def to_torch(x: Array, /, *, copy: bool | None = None) -> torch.Tensor:
                         x = private(data, device)  # a layout torch refuses: the long way
                     else:
                         return given
-            elif x._buf is not None and not x._buf.writer and looks_shared(x):
+            elif others_hold(x):
                 # Memory other values hold (a slice of a live array): torch
                 # gets a copy of the values that no value holds, where an
                 # export would have copied them into x first. (A record being
@@ -141,7 +145,7 @@ def to_torch(x: Array, /, *, copy: bool | None = None) -> torch.Tensor:
         # A view whose family lives (``to_torch(out[k])``): torch's writes
         # cannot reach ``out`` as NumPy's would, so the export is compared
         # when torch lets it go, and a write is reported naming this line.
-        where = families.writing_location() if families.lives_beside_its_family(x) else None
+        where = export_site(x)
         view = exposed_view(x, "to_torch")
         try:
             tensor: torch.Tensor = library.from_numpy(view)
@@ -154,12 +158,7 @@ def to_torch(x: Array, /, *, copy: bool | None = None) -> torch.Tensor:
             # torch keeps ``view`` exactly as long as it uses the memory: until
             # then the tensor counts in x's view family (a view of x written
             # after ``del x`` warns, as the tensor would see it in NumPy)
-            watch = (
-                None
-                if where is None
-                else families.watch_export(view.view(), np, where, _THROUGH_TORCH)
-            )
-            families.in_family_until_death(view, views_token(x), watch)
+            family_export_until_death(view, x, view.view(), np, where, _THROUGH_TORCH)
             return tensor
     if copy is not None and type(copy) is not bool:
         raise TypeError(f"to_torch: copy must be True, False or None, got {copy!r}")
@@ -289,9 +288,7 @@ def _copy_to_torch(library: Any, x: Array) -> torch.Tensor | None:
     # have written the family's memory), and until torch lets the copy go
     # it counts in the family. (The watch keeps ``copied`` to compare it
     # then; the view's death is what ends it.)
-    where = families.writing_location() if families.lives_beside_its_family(x) else None
-    watch = None if where is None else families.watch_export(copied, np, where, _THROUGH_TORCH)
-    families.in_family_until_death(given, views_token(x), watch)
+    family_export_until_death(given, x, copied, np, export_site(x), _THROUGH_TORCH)
     return tensor
 
 

@@ -239,7 +239,7 @@ def test_a_write_that_selects_nothing_still_checks_its_index_and_value(
 
 # -- an in-place operator on a shared array: the new values in one pass ----------
 
-#: Big enough for the in-place path (cowarray._operators.IN_PLACE_MIN_SIZE).
+#: Big enough for the in-place path (cowarray._core.IN_PLACE_MIN_SIZE).
 ROWS = 1 << 11
 
 _ROW = np.linspace(1.0, 2.0, 64)

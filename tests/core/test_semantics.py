@@ -20,8 +20,7 @@ import numpy as np
 import pytest
 
 import cowarray as ca
-from cowarray._core import cow, write
-from cowarray._operators import IN_PLACE_MIN_SIZE
+from cowarray._core import IN_PLACE_MIN_SIZE, cow, write
 from cowarray.testing import assert_equal_to_model, to_numpy
 
 # -- rule 1: value semantics ----------------------------------------------------

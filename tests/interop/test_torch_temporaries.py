@@ -63,7 +63,7 @@ def test_a_temporary_slice_of_a_live_array_gives_torch_a_copy() -> None:
     watched = _deaths.watched()
     with ca.trace() as seen:
         t = to_torch(x[1])
-    assert _deaths.watched() == watched
+    assert _deaths.watched() == watched, "an exposure was registered"
     assert seen.copies == 1  # the row's values, once
     np.testing.assert_array_equal(t.numpy(), kept[1])
     with pytest.warns(ca.ViewWriteWarning, match="to_torch"):
