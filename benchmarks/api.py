@@ -6,7 +6,7 @@ each library, interleaving the libraries round by round, and keeps the
 fastest of many short repeats (the least disturbed on a shared machine). It
 prints microseconds per call and the ratios cowarray/NumPy,
 cowarray/array-api-strict and cowarray/torch, and marks each row against the
-targets of issue 3: at 10^3 at most 2.5x NumPy and faster than
+targets: at 10^3 at most 2.5x NumPy and faster than
 array-api-strict, at 10^6 within 5% of NumPy.
 torch (CPU) is optional: its column is left out when it is not installed.
 

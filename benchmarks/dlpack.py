@@ -1,4 +1,4 @@
-"""The torch bridge beside torch's and NumPy's own DLPack imports (issue 14).
+"""The torch bridge beside torch's and NumPy's own DLPack imports.
 
 Prints, for float32 arrays of 10^3 to 10^8 elements, the median time of one
 crossing each way, conversion plus release of the result (every result is

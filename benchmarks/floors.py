@@ -1,4 +1,4 @@
-"""Issue 14's sub-microsecond rows beside their floors, in CPU instructions.
+"""The sub-microsecond rows beside their floors, in CPU instructions.
 
 A *floor* is the least pure-Python code with cowarray's API shape: an
 object with an Array's six slots made with ``object.__new__`` around NumPy's

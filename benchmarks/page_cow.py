@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/page_cow.py`` (4e8 bytes) or ``--quick`` (small
 sizes). Each case runs with the feature off and on in the same process,
-interleaved, best of ``--rounds``; the targets of issue 15 stand next to the
+interleaved, best of ``--rounds``; the targets stand next to the
 ratios. Timing never fails the script: it reports.
 """
 

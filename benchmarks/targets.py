@@ -1,4 +1,4 @@
-"""Issue 14's targets in one run: every row, cowarray beside NumPy and torch.
+"""The per-operation targets in one run: every row, cowarray beside NumPy and torch.
 
 Run: ``python benchmarks/targets.py`` (``--quick``: the torch bridge at 10^3
 and 10^6 elements only, fewer rounds). Each row times its contenders in

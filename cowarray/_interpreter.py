@@ -284,7 +284,7 @@ THROUGH_ITS_NAME: Final = 2  # ``v *= s`` and, as the next statement, ``c[k] = v
 #: :data:`INTO_ITS_CONTAINER` the container variable, see
 #: :func:`_container_variable`) for the instruction there. Keyed by the code
 #: object's id, not the object: hashing a code object hashes its bytecode and
-#: constants (some 1500 instructions each time, a tenth of ``x[a:b] += d``).
+#: constants each time, a visible share of ``x[a:b] += d``.
 #: The entry holds the code object, so while it lives no other object can
 #: have that id; the ``is`` test says so again. Bounded: cleared when full.
 _FACTS_AT: dict[tuple[int, int], tuple[Any, int, tuple[str, str, Any] | None]] = {}
@@ -660,7 +660,7 @@ def statement_store(depth: int) -> tuple[Any, Any] | None:
     if sys.gettrace() is not None or sys.getprofile() is not None:
         return None
     # (The usual answers of outside_frame and instruction_facts are read
-    # inline: a loop's statement asks each time.)
+    # here without the calls: a loop's statement asks each time.)
     frame = sys._getframe(depth + 1)
     if frame.f_code.co_filename.startswith(PACKAGE_DIR):
         frame = outside_frame(depth=depth + 2)  # (the same frame, seen from one deeper)

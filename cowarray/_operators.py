@@ -71,7 +71,7 @@ def bind_list_conversion(asarray: Callable[..., Any]) -> None:
 
 _FUNCTION, _METHOD, _REFLECTED = 0, 1, 2
 
-#: (the slot set-up of cowarray._core.private, inline in binary_operation)
+#: (for the slot set-up of cowarray._core.private that binary_operation copies)
 _object_new: Final = object.__new__
 
 #: An operator's bindings, per device: the backend's function, its array
@@ -146,7 +146,9 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
             check_int_fits(scalar, other.dtype, "x1" if scalar is a else "x2")
             raise
         if type(result) is array_type and result.base is None:
-            # cowarray._core.values.private, inlined (a call costs a twentieth of a + b)
+            # cowarray._core.values.private's set-up, copied: ``a + b`` is a
+            # floor row (docs/design.md, "One slot set-up"), and
+            # tests/core/test_view_join_copies.py checks the copy.
             if PENDING:
                 flush()
             array = _object_new(Array)

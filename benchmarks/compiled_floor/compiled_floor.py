@@ -1,4 +1,4 @@
-"""Issue 14's rows with cowarray's hot paths in C: NumPy, C, C+, C+pyrec,
+"""The per-operation target rows with cowarray's hot paths in C: NumPy, C, C+, C+pyrec,
 cowarray and the pure-Python floor, with each ratio to NumPy beside the target.
 
 Evidence for one design decision (a compiled Array core), not a supported
@@ -291,7 +291,7 @@ def _fast_path_test(cf: ModuleType, names: dict[str, Any], around: floors.Around
 
 def _report(values: dict[str, float], unit: str) -> None:
     show = (lambda v: f"{v:10.0f}") if unit == "instructions" else _fmt_time
-    print(f"\n== {unit} per run; x: the ratio to NumPy, * within issue 14's target")
+    print(f"\n== {unit} per run; x: the ratio to NumPy, * within its per-operation target")
     print(f"{'':<38} target" + "".join(f"{column:>11}{'':8}" for column in COLUMNS))
     for label, target, row in _rows():
         base = values[row["numpy"]]

@@ -193,9 +193,10 @@ class Holder(Protocol):
 
 # Re-entrant: a garbage collection inside a locked section (any allocation)
 # can end a DLPack exposure, whose release takes this lock on the same thread.
-# A section opens with ``reentered = _lock._is_owned(); _lock.acquire()``:
-# inline, as a helper call doubled the cost of every section (typed Any:
-# ``_is_owned`` is not in typeshed's stubs).
+# A section opens with ``reentered = _lock._is_owned(); _lock.acquire()``
+# written out, not through a helper: every write takes a section, and a
+# helper's call costs as much as the section (typed Any: ``_is_owned`` is
+# not in typeshed's stubs).
 _lock: Any = threading.RLock()
 #: Whether this thread is inside a locked section (the lock's own test, a C
 #: call): code re-entered there (a gc callback, ``__del__``, a signal
@@ -309,9 +310,9 @@ class Buffer:
 def _gate(buf: Buffer) -> bool:
     """Whether ``buf``'s gate is open when nobody is deciding.
 
-    Inlined where every write through the core asks (``looks_shared``,
-    ``_claim``, ``_write_in_place``, ``reclaim``): a call there cost more than
-    the test, four times in a stencil step."""
+    Written out where every write through the core asks (``looks_shared``,
+    ``_claim``, ``_write_in_place``, ``reclaim``): a call there costs more
+    than the test, and a stencil step asks four times."""
     return not buf.foreign and not buf.exposures
 
 
@@ -510,7 +511,7 @@ def looks_shared(holder: Holder) -> bool:
     buf = holder._buf
     return (
         buf is not None
-        and not buf.foreign  # (_gate, inlined)
+        and not buf.foreign  # (_gate, written out)
         and not buf.exposures
         and _getrefcount(buf) > _SOLE + 1  # + ``buf``
     )
@@ -879,7 +880,7 @@ def _claim(
         # variable on another thread) would make its writer copy the memory
         # away from the consumer that aliases it.
         record_id = id(holder._buf)
-        exclusive = holder._buf.foreign or holder._buf.exposures != 0  # (not _gate, inlined)
+        exclusive = holder._buf.foreign or holder._buf.exposures != 0  # (not _gate, written out)
         holder._buf.shareable = False
         count = 0 if exclusive else _count(holder)
         sole = exclusive or count <= _SOLE
@@ -980,7 +981,7 @@ def _write_in_place(
             holder._buf = kept
             if kept is not None:
                 kept.writer = 0  # (a record fenced for a holder beside this one)
-                kept.shareable = not kept.foreign and not kept.exposures  # (_gate, inlined)
+                kept.shareable = not kept.foreign and not kept.exposures  # (_gate, written out)
             elif written and FAST_WRITES:
                 holder._fast_write = fast
                 holder._donated = False
@@ -1238,7 +1239,7 @@ def reclaim(holder: Holder, fast: frozenset[Any]) -> bool:
             reentered
             or holder._buf is None
             or holder._buf.writer
-            or holder._buf.foreign  # (not _gate, inlined)
+            or holder._buf.foreign  # (not _gate, written out)
             or holder._buf.exposures
             or holder._buf.read_only
             or holder._data is not data

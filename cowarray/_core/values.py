@@ -12,7 +12,8 @@ of two constructors, by what the op knows of its result:
 Views made by the Array itself (``x.T``, ``x[1:5]``, reshapes) take
 :func:`view_of`, the one view join: the lock-free path of
 :func:`cowarray._core.cow.join`. The hottest are core functions that carry
-a copy of its block inline (a call would cost a tenth of them):
+a copy of its block inline (they are floor rows, where a call would be a
+visible share of the cost: docs/design.md, "One slot set-up"):
 :func:`transposed` (``Array.T``), :func:`getitem` (``Array.__getitem__``)
 and :func:`reshape_view`; the element-wise operators carry one of
 :func:`private` (docs/design.md says why that one is outside);
@@ -307,7 +308,7 @@ def view_of(
                 array._device = source._device
                 array._fast_write = _NO_FAST_WRITE
                 array._donated = False
-                family = source._family  # views_token(source), inlined
+                family = source._family  # (views_token(source), in line: see the docstring)
                 if type(family) is not _VIEWS:
                     family = views_token(source) if family is None else family.views
                 array._family = family
@@ -351,9 +352,10 @@ def _first_record(source: Array, data: Any, result: Any) -> cow.Buffer | None:
 def transposed(source: A) -> A:
     """The transpose of a 2-D array (a lazy value, no copy): ``Array.T``.
 
-    A view joined to ``source``'s buffer: :func:`view_of`'s join inline (a
-    call costs about a tenth of this path); tests/core/test_view_join_copies.py
-    checks that this copy says what view_of says.
+    A view joined to ``source``'s buffer: :func:`view_of`'s join, copied in
+    line because ``x.T`` is a floor row (docs/design.md, "One slot set-up");
+    tests/core/test_view_join_copies.py checks that this copy says what
+    view_of says.
     """
     data = source._data
     if data.ndim != 2:
@@ -371,7 +373,7 @@ def transposed(source: A) -> A:
         array._device = source._device
         array._fast_write = _NO_FAST_WRITE
         array._donated = False
-        family = source._family  # views_token(source), inlined
+        family = source._family  # (views_token(source), in line: see the docstring)
         if type(family) is not _VIEWS:
             family = views_token(source) if family is None else family.views
         array._family = family
@@ -384,9 +386,10 @@ def getitem(source: A, key: Any, /) -> A:
     """``x[key]``: a lazy value of the elements ``key`` selects (no copy).
 
     A view joined to ``source``'s buffer, or a fresh 0-d array for one
-    element of a 1-D array. A basic slice always views, with no index translation: :func:`view_of`'s
-    join inline (a call costs about a tenth of ``x[1:5]``);
-    tests/core/test_view_join_copies.py checks this copy. A backend scalar
+    element of a 1-D array. A basic slice always views, with no index
+    translation: :func:`view_of`'s join, copied in line because ``x[1:5]``
+    is a floor row; tests/core/test_view_join_copies.py checks this copy.
+    A backend scalar
     (NumPy's ``a[i]`` of a 1-D array) is a copy already: a fresh 0-d array,
     without the view tests.
     """
@@ -403,7 +406,7 @@ def getitem(source: A, key: Any, /) -> A:
             array._device = source._device
             array._fast_write = _NO_FAST_WRITE
             array._donated = False
-            family = source._family  # views_token(source), inlined
+            family = source._family  # (views_token(source), in line: see the docstring)
             if type(family) is not _VIEWS:
                 family = views_token(source) if family is None else family.views
             array._family = family
@@ -434,7 +437,7 @@ def getitem(source: A, key: Any, /) -> A:
         raise _index_refused(key, source._data.shape, error) from None
     if type(view) is not type(data):
         # New memory, writable, not broadcast, that nothing else can reach
-        # yet: private's set-up inline (a call is a twelfth of ``x[i]``),
+        # yet: private's set-up, in line as ``x[i]`` is a floor row,
         # with the element's fast writes open from the start, so that
         # ``x[i] += v`` writes this temporary in place before storing it.
         if _PENDING:
@@ -549,7 +552,7 @@ def reshape_view(x: A, shape: tuple[Any, ...]) -> A | None:
     del base
     buf = x._buf
     if cow.joins_unobserved and buf is not None and buf.shareable:
-        # view_of's join, inlined (a call is a twentieth of a reshape);
+        # view_of's join, in line as a reshape is a floor row;
         # tests/core/test_view_join_copies.py checks this copy.
         if _PENDING:
             _flush()
@@ -559,7 +562,7 @@ def reshape_view(x: A, shape: tuple[Any, ...]) -> A | None:
         array._device = x._device
         array._fast_write = _NO_FAST_WRITE
         array._donated = False
-        family = x._family  # views_token(source), inlined
+        family = x._family  # (views_token(x), in line)
         if type(family) is not _VIEWS:
             family = views_token(x) if family is None else family.views
         array._family = family
@@ -872,8 +875,9 @@ def fast_writes(array: Array) -> frozenset[Any]:
     back, and a new one (a view of this array) empties the set as any share
     does. Otherwise :func:`storable_scalars`.
     """
-    # (families.lives_beside_its_family, inlined: every write through the
-    # core asks, and most arrays have no view family)
+    # (families.lives_beside_its_family, in line: every write through the
+    # core asks, and most arrays have no view family, so the type test
+    # alone answers)
     if type(array._family) is _VIEWS and families._others_alive(array, None):
         return _NO_FAST_WRITE
     data = array._data

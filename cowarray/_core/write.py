@@ -178,7 +178,7 @@ def setitem(self: Array, key: Any, value: Any, /) -> None:
         if type(key) is int:
             index: Any = key
         elif type(key) is slice:
-            start, stop, step = key.start, key.stop, key.step  # (slice_is_plain, inline)
+            start, stop, step = key.start, key.stop, key.step  # (slice_is_plain, written out)
             index = (
                 key
                 if (start is None or type(start) is int)
@@ -190,7 +190,7 @@ def setitem(self: Array, key: Any, value: Any, /) -> None:
             index = _backend_index(self, key)
         if (
             type(value) is _ARRAY
-            and value._buf is not None  # (reads_own_memory, inline: u[0] = u[1])
+            and value._buf is not None  # (reads_own_memory: u[0] = u[1])
             and value._buf is self._buf
             and value is not self
             and value._device is self._device
@@ -414,7 +414,7 @@ def _write_through(
     # counts again under the lock, and a copy made for nothing is dropped.)
     together = type(parent._family) is not _VIEWS or not families.lives_beside_its_family(parent)
     # (Not where page copy-on-write clones a big ``x`` page by page instead.)
-    buf = parent._buf  # (_holders_read inline)
+    buf = parent._buf  # (_holders_read's count, written out)
     shared = (
         together
         and buf is not None
@@ -436,7 +436,7 @@ def _write_through(
     if (
         type(other) is _ARRAY
         and other._buf is not None  # (a computed operand has none)
-        and other._buf is view._buf  # (reads_own_memory, inline: no call for most operands)
+        and other._buf is view._buf  # (reads_own_memory, written out)
         and other is not parent
         and other is not view
         and other._device is view._device
@@ -467,7 +467,7 @@ def _write_through(
 
 
 def _holders_read(parent: Any) -> int:
-    # The count _write_through reads for its hint, inline there.
+    # The count _write_through reads for its hint (written out there).
     buf = parent._buf
     return _getrefcount(buf)
 
