@@ -48,6 +48,7 @@ from ._constants import inf as inf
 from ._constants import nan as nan
 from ._constants import newaxis as newaxis
 from ._constants import pi as pi
+from ._core import StaleViewWarning as StaleViewWarning
 from ._core import ViewWriteWarning as ViewWriteWarning
 from ._core import calibrate_at_import as _calibrate_view_writes
 from ._core import check_every_store as _check_every_store

@@ -44,7 +44,8 @@ a view of the frame (PEP 667).
 stack shuffles and STORE_SUBSCR/STORE_SLICE of ``x[k] op= v`` (3.12 and
 3.13 spell ``x[a:b]`` with BINARY_SLICE/STORE_SLICE; 3.14 spells a subscript
 ``BINARY_OP []`` and loads small ints with LOAD_SMALL_INT and locals with
-LOAD_FAST_BORROW), or ``v op= s`` and the statement ``c[k] = v``. Calibrated
+LOAD_FAST_BORROW; 3.15 loads -1 and None with LOAD_COMMON_CONSTANT), or
+``v op= s`` and the statement ``c[k] = v``. Calibrated
 on 3.11 to 3.15 by tests/hostile/test_view_write_spellings.py. The reading
 gives two things: a diagnostic (whether a view write will be stored back
 into its family, rule 1: a wrong answer costs a warning early or late), and
@@ -83,6 +84,7 @@ __all__ = [
     "UNKNOWN",
     "Location",
     "Probe",
+    "assignment_lines",
     "baseline",
     "calibrate",
     "caller_code",
@@ -95,6 +97,7 @@ __all__ = [
     "is_last_use",
     "location",
     "measure_temporary_count",
+    "names_of",
     "outside_frame",
     "references_through",
     "site",
@@ -102,6 +105,7 @@ __all__ = [
     "store_container",
     "temporary_argument_count",
     "user_frame",
+    "variables_loaded",
 ]
 
 #: The one reading: CPython's count of references to an object (including
@@ -506,7 +510,9 @@ def _container_variable(code: Any, offset: int) -> tuple[str, str, Any] | None:
 
 _NOT_CONSTANT: Final = object()
 #: The loads of a constant (3.14 loads a small int with its own instruction).
-_KEY_CONSTANTS: Final = frozenset({"LOAD_CONST", "LOAD_SMALL_INT"})
+#: (3.15 loads -1, None and a few others with LOAD_COMMON_CONSTANT, whose
+#: argval is the object itself: _plain_key refuses what is not a key part.)
+_KEY_CONSTANTS: Final = frozenset({"LOAD_CONST", "LOAD_SMALL_INT", "LOAD_COMMON_CONSTANT"})
 
 
 def _constant_key(instructions: list[Any], sliced: bool) -> Any:
@@ -565,6 +571,149 @@ def read_fast_local(frame: Any, name: str) -> object:
     if getrefcount(snapshot) <= _SNAPSHOT_ALONE:
         snapshot.clear()
     return value
+
+
+def names_of(frame: Any, targets: list[object]) -> list[list[str]]:
+    """For each of ``targets``, the names of ``frame``'s variables (its
+    locals, then its module's globals) bound to it, in the order they were
+    made. Diagnostics only (a copy report names the other holders of a
+    buffer): reads the variables as :func:`read_fast_local` does, keeping
+    none of them alive."""
+    found: list[list[str]] = [[] for _ in targets]
+    if frame is None:
+        return found
+    places: list[dict[str, Any]] = []
+    snapshot = None
+    if frame.f_code.co_flags & _CO_OPTIMIZED:
+        snapshot = frame.f_locals
+        places.append(snapshot)
+    places.append(frame.f_globals)
+    try:
+        for place in places:
+            for name, value in list(place.items()):
+                for index, target in enumerate(targets):
+                    if value is target and name not in found[index]:
+                        found[index].append(name)
+    finally:
+        if (
+            snapshot is not None
+            and sys.version_info < (3, 13)
+            and getrefcount(snapshot) <= _SNAPSHOT_ALONE
+        ):
+            snapshot.clear()
+    return found
+
+
+def variables_loaded(frame: Any) -> list[tuple[str, object]]:
+    """``(name, value)`` of every variable the statement running in ``frame``
+    loads (the instructions of its line that load a local, a global, a
+    module-level name or a closure's cell), read without running code and
+    without keeping other locals alive (:func:`read_fast_local`). A name not
+    bound now is left out. Diagnostics only: whether a statement uses a
+    view whose base was written since (rule 1's later warning)."""
+    code = frame.f_code
+    line = frame.f_lineno
+    key = (id(code), line)
+    known = _LOADS_AT.get(key)
+    if known is None or known[0] is not code:
+        if len(_LOADS_AT) >= _FACTS_AT_MOST:
+            _LOADS_AT.clear()
+        known = _LOADS_AT[key] = (code, _names_loaded(code, line))
+    found = []
+    optimized = code.co_flags & _CO_OPTIMIZED
+    for kind, name in known[1]:
+        if kind == "FAST" and optimized:
+            value = read_fast_local(frame, name)
+        elif kind == "DEREF":
+            # (3.13+: f_locals is a view of the frame; before, a cell's value
+            # only comes with the snapshot of every local: not read)
+            value = frame.f_locals.get(name, _UNKNOWN) if sys.version_info >= (3, 13) else _UNKNOWN
+        else:
+            value = read_variable(frame, (kind, name))
+        if value is not _UNKNOWN:
+            found.append((name, value))
+    return found
+
+
+#: (id(code), line) -> (code, the variables that line loads): see _FACTS_AT.
+_LOADS_AT: dict[tuple[int, int], tuple[Any, tuple[tuple[str, str], ...]]] = {}
+
+
+def _names_loaded(code: Any, line: int) -> tuple[tuple[str, str], ...]:
+    import dis
+
+    loaded: list[tuple[str, str]] = []
+    for instruction in dis.get_instructions(code):
+        positions = instruction.positions
+        if positions is None or positions.lineno != line:
+            continue
+        opname = instruction.opname
+        if not opname.startswith("LOAD_") or opname in _NOT_VARIABLES:
+            continue
+        kind = (
+            "FAST"
+            if opname.startswith("LOAD_FAST")
+            else "GLOBAL"
+            if opname == "LOAD_GLOBAL"
+            else "DEREF"
+            if opname in ("LOAD_DEREF", "LOAD_CLASSDEREF")
+            else "NAME"
+        )
+        # (3.13+ loads two locals at once: LOAD_FAST_LOAD_FAST, argval a pair)
+        names = (
+            instruction.argval if isinstance(instruction.argval, tuple) else (instruction.argval,)
+        )
+        for name in names:
+            if isinstance(name, str) and (kind, name) not in loaded:
+                loaded.append((kind, name))
+    return tuple(loaded)
+
+
+#: LOAD_ instructions that load no variable.
+_NOT_VARIABLES: Final = frozenset(
+    {
+        "LOAD_CONST",
+        "LOAD_SMALL_INT",
+        "LOAD_ATTR",
+        "LOAD_METHOD",
+        "LOAD_SUPER_ATTR",
+        "LOAD_ASSERTION_ERROR",
+        "LOAD_BUILD_CLASS",
+        "LOAD_CLOSURE",
+        "LOAD_COMMON_CONSTANT",
+        "LOAD_SPECIAL",
+        "LOAD_LOCALS",
+        "LOAD_FROM_DICT_OR_DEREF",
+        "LOAD_FROM_DICT_OR_GLOBALS",
+    }
+)
+
+
+def assignment_lines(code: Any, name: str) -> list[int]:
+    """The source lines of ``code`` that bind ``name`` (``name = ...``, a
+    ``for`` target, ...), read from its bytecode: where a report says a
+    variable was made. Diagnostics only."""
+    import dis
+
+    lines: list[int] = []
+    for instruction in dis.get_instructions(code):
+        argval = instruction.argval
+        # (3.13+ stores two locals at once: STORE_FAST_STORE_FAST, argval a pair)
+        names = argval if isinstance(argval, tuple) else (argval,)
+        if (
+            instruction.opname.startswith(_STORES)
+            and name in names
+            and instruction.positions is not None
+            and instruction.positions.lineno is not None
+            and instruction.positions.lineno not in lines
+        ):
+            lines.append(instruction.positions.lineno)
+    return lines
+
+
+#: The instructions that bind a variable, on every CPython 3.11+ (and their
+#: superinstructions: STORE_FAST_STORE_FAST, STORE_FAST_LOAD_FAST).
+_STORES: Final = ("STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF")
 
 
 def _snapshot_count() -> int:

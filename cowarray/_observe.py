@@ -18,6 +18,7 @@ every event that happens while they are open.
 
 from __future__ import annotations
 
+import gc
 import html
 import os
 import sys
@@ -28,8 +29,8 @@ from types import FrameType, TracebackType
 from typing import Any
 
 from ._consumers import LIBRARY_PREFIXES
-from ._core import COUNTERS, Buffer, set_observer, stable_id
-from ._interpreter import user_frame
+from ._core import COUNTERS, Buffer, Value, same_family, set_observer, stable_id
+from ._interpreter import assignment_lines, names_of, user_frame
 
 __all__ = [
     "CopyCounters",
@@ -108,6 +109,15 @@ class TraceEvent:
         Where in the user's code (outside cowarray) the event happened.
     thread : str
         The name of the thread it happened in.
+    other_holders : tuple of str or None
+        For a write's copy (``cause == "write"``): the other arrays that held
+        the buffer, which are why it copied, each named by the variables of
+        the writing code bound to it and the lines that bind them, and said
+        to be a view (NumPy would have shared its memory too: ``del`` it or
+        take it again after the write, and nothing is copied) or a lazy
+        clone. None where nobody looked: the other events, and a line's
+        copies after its first :data:`HOLDERS_NAMED_PER_LINE` (finding the
+        holders searches every object of the interpreter).
     cause : str
         For ``materialize``, why it copied: ``"write"`` (a write to a buffer
         that others hold), ``"exposed"`` (a clone, view or result of memory
@@ -149,6 +159,7 @@ class TraceEvent:
     lineno: int
     thread: str
     cause: str = ""
+    other_holders: tuple[str, ...] | None = None
 
     @property
     def label(self) -> str:
@@ -264,6 +275,41 @@ def _user_frame() -> tuple[FrameType | None, int]:
 
 _dtype_names: dict[Any, str] = {}  # str(dtype) is slow; there are few dtypes
 
+#: How many of one line's copies name their other holders (each search
+#: walks every object the collector tracks: a few milliseconds).
+HOLDERS_NAMED_PER_LINE = 8
+_holders_named: dict[tuple[str, int], int] = {}
+
+
+def _other_holders(holder: Any, buffer: Buffer, frame: FrameType | None) -> tuple[str, ...]:
+    """The arrays other than ``holder`` that hold ``buffer``, described for
+    the writer of ``frame``: the variables bound to each, where they were
+    bound, and whether NumPy would have shared the memory too."""
+    others = [
+        other
+        for other in gc.get_referrers(buffer)
+        if isinstance(other, Value) and other is not holder and other._buf is buffer
+    ]
+    names = names_of(frame, list(others))
+    described = []
+    for other, bound in zip(others, names, strict=True):
+        kind = (
+            "a view of the same array (NumPy would share it too: del it, or take it "
+            "again after the write, and nothing is copied)"
+            if same_family(other, holder)
+            else (
+                "a separate value (a lazy clone, or the array one was cloned from) "
+                "that keeps its values"
+            )
+        )
+        if bound and frame is not None:
+            lines = assignment_lines(frame.f_code, bound[0])
+            where = f", bound at line {', '.join(map(str, lines))}" if lines else ""
+            described.append(f"{' = '.join(bound)}{where}: {kind}")
+        else:
+            described.append(f"an array no variable of the writing code names: {kind}")
+    return tuple(described)
+
 
 def _make_event(kind: str, holder: Any, buffer: Buffer | None, nbytes: int) -> TraceEvent:
     frame, _ = _user_frame()
@@ -279,6 +325,13 @@ def _make_event(kind: str, holder: Any, buffer: Buffer | None, nbytes: int) -> T
         kind = "materialize"  # a trace shows every copy as one kind; cause says why
     elif kind in _TAKEOVER_CAUSES:
         kind, cause = "takeover", _TAKEOVER_CAUSES[kind]
+    holders = None
+    if cause == "write" and buffer is not None:
+        site = (frame.f_code.co_filename, frame.f_lineno) if frame is not None else ("", 0)
+        seen = _holders_named.get(site, 0)
+        if seen < HOLDERS_NAMED_PER_LINE:
+            _holders_named[site] = seen + 1
+            holders = _other_holders(holder, buffer, frame)
     new_id = None
     if kind == "materialize" and data is not None:
         # The writer now holds the copy; ids belong to the memory's owner, so
@@ -296,6 +349,7 @@ def _make_event(kind: str, holder: Any, buffer: Buffer | None, nbytes: int) -> T
         lineno=frame.f_lineno if frame is not None else 0,
         thread=threading.current_thread().name,
         cause=cause,
+        other_holders=holders,
     )
 
 
@@ -345,7 +399,8 @@ _TAKEOVER_CAUSES = {"temporary_takeover": "temporary"}
 
 
 def _refresh_observer() -> None:
-    # Called with _state_lock held.
+    # Called with _state_lock held. Each new look names a line's holders again.
+    _holders_named.clear()
     looking = bool(_active) or _warn_threshold is not None
     set_observer(_DISPATCHER if looking else None)
 
@@ -372,6 +427,8 @@ def _warn(event: TraceEvent) -> None:
         )
     else:
         message = f"a write copied {copied} out of shared {source}"
+        if event.other_holders:
+            message += "; held also by " + "; ".join(event.other_holders)
     warnings.warn(message, CopyWarning, stacklevel=level)
 
 

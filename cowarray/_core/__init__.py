@@ -51,7 +51,7 @@ from .cow import (
     stable_id,
     state_of,
 )
-from .families import PENDING, ViewWriteWarning, flush
+from .families import PENDING, StaleViewWarning, ViewWriteWarning, flush, same_family
 from .values import (
     NO_FAST_WRITE,
     Value,
@@ -100,6 +100,7 @@ __all__ = [
     "view",
     # -- the write doors (write)
     "IN_PLACE_MIN_SIZE",
+    "calibrate_at_import",
     "inplace",
     "separate_reader",
     "setitem",
@@ -114,9 +115,10 @@ __all__ = [
     "import_foreign",
     # -- view families (families)
     "PENDING",
+    "StaleViewWarning",
     "ViewWriteWarning",
-    "calibrate_at_import",
     "flush",
+    "same_family",
     # -- what is shared, shown (cow)
     "COUNTERS",
     "Buffer",

@@ -67,6 +67,7 @@ from typing import Any, Final, Protocol
 from .. import _interpreter, _threads
 from .._backends import PAGE_COW, STREAMS, _reuse
 from .._threads import WORKING_FOR
+from . import families as _families
 
 __all__ = [
     "COUNTERS",
@@ -189,6 +190,7 @@ class Holder(Protocol):
     _device: Any
     _fast_write: frozenset[Any]
     _donated: bool
+    _family: Any
 
 
 # Re-entrant: a garbage collection inside a locked section (any allocation)
@@ -802,6 +804,10 @@ def write(
         if way in (_COPY, _COPY_SHARED) and _write_to_copy(
             holder, data, apply, a, b, fast, way == _COPY_SHARED, derive, kept
         ):
+            if kept is not None and holder._family is not None:
+                # Views of the family may keep the old memory: the region written.
+                region = backend.written_view(data, a) if apply is operator.setitem else data
+                _families.note_base_moved(holder, kept, data if region is None else region)
             return
         # (not committed: another thread gave the holder new memory meanwhile)
 
@@ -1135,6 +1141,8 @@ def replace(holder: Holder, result: Any, fast: frozenset[type] = _NO_FAST_WRITE)
                 _commit(holder, old_data, _NO_FAST_WRITE, buf)  # refused: as it was
                 raise
         COUNTERS.add(nbytes)
+        if holder._family is not None and buf is not None:
+            _families.note_base_moved(holder, buf, old_data)  # (views may keep buf)
     return True
 
 

@@ -56,14 +56,15 @@ import atexit
 import sys
 import threading
 import warnings
+import weakref
 from typing import Any, Final
 
 from .. import _interpreter
-from .view_write_text import message
+from .view_write_text import message, stale_view_message
 
 _getrefcount: Final = _interpreter.getrefcount
 
-__all__ = ["ViewWriteWarning"]
+__all__ = ["StaleViewWarning", "ViewWriteWarning"]
 
 
 class ViewWriteWarning(UserWarning):
@@ -90,6 +91,31 @@ class ViewWriteWarning(UserWarning):
     """
 
 
+class StaleViewWarning(ViewWriteWarning):
+    """A view used after the array it was taken from was written.
+
+    NumPy would show the write in the view; cowarray's view keeps the values
+    it had (every array is a value), so NumPy code that reads it expecting
+    the new values would get the old ones. The warning names the line that
+    wrote; take the view again after the write, or, if the old values were
+    meant, say so with ``cowarray.lazy_clone``, which never warns. A
+    :class:`ViewWriteWarning`, so the filters that silence one silence both.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import cowarray as ca
+    >>> V = ca.zeros(8)
+    >>> center = V[2:5]
+    >>> V += 1.0
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     total = float(center.sum())  # warns here, naming the write's line
+    >>> total, caught[0].category.__name__
+    (0.0, 'StaleViewWarning')
+    """
+
+
 _new_object = object.__new__
 
 
@@ -97,7 +123,7 @@ class _Views:
     """The token every view of one family holds (and its first array, through
     :class:`_Family`): its reference count counts the family's live members."""
 
-    __slots__ = ()
+    __slots__ = ("__weakref__",)  # (a weak reference does not count)
 
 
 class _Family:
@@ -121,6 +147,17 @@ def _others_alive(holder: Any, value: object) -> bool:
     if getattr(value, "_family", None) is holder._family:
         others -= 1  # the array being written from is read, not aliased
     return others > 0
+
+
+def same_family(one: Any, other: Any) -> bool:
+    """Whether ``one`` and ``other`` belong to one view family: the arrays
+    NumPy would have made share memory (a lazy clone starts its own)."""
+    first, second = one._family, other._family
+    if first is None or second is None:
+        return False
+    first = first.views if type(first) is _Family else first
+    second = second.views if type(second) is _Family else second
+    return first is second
 
 
 def lives_beside_its_family(holder: Any) -> bool:
@@ -163,6 +200,25 @@ class _Pending:
         self.filename, self.lineno, self.module_globals = where
         self.thread = thread
         self.site = site
+
+
+class _Stale(_Pending):
+    """A watch for a later use of views whose base was written after they were
+    taken: the base's old memory (``buffer``, which those views still hold
+    and the base no longer does) and the family's token, both weakly, so
+    that the watch ends when the views die; ``written``, the old memory's
+    elements the write wrote (a view that does not overlap them shows
+    NumPy's values). ``holder`` stays None: no store
+    settles a watch (:func:`settle`). ``checks_left``: the operations of its
+    thread still to look at before the watch gives up, so that a view kept
+    and never used costs a bounded number of checks."""
+
+    __slots__ = ("backend", "buffer", "checks_left", "family", "written")
+    backend: Any
+    buffer: Any  # (a weak reference)
+    checks_left: int
+    family: Any  # (a weak reference)
+    written: Any
 
 
 #: Every thread's view writes waiting to be reported, in the order found,
@@ -329,16 +385,103 @@ def _take(pending: _Pending) -> bool:
 
 
 def flush() -> None:
-    """Report the calling thread's held-back view writes, in the order found.
+    """Report the calling thread's held-back view writes, in the order found,
+    and look for a use of its stale views (:func:`note_base_moved`).
 
     Other threads' entries stay for their own next operation: a warning is
     issued on the thread that wrote, inside its warning filters.
     """
     me = _get_ident()
     for pending in PENDING.copy():  # (one step, also without a GIL)
-        if pending.thread == me and _take(pending):
+        if pending.thread != me:
+            continue
+        if type(pending) is _Stale:
+            _look_for_use(pending)
+        elif _take(pending):
             _report(pending)
     # (another thread's entries stay: this thread pays this call until then)
+
+
+#: How many operations of its thread a watch for stale views looks at.
+STALE_CHECKS: Final = 1000
+#: How many watches one line that wrote starts (the warnings module shows a
+#: warning once per place by default; a loop's write starts no more).
+_WATCHES_PER_WRITE: Final = 4
+_watches_started: dict[tuple[str, int], int] = {}
+
+
+def note_base_moved(holder: Any, old: Any, written: Any) -> None:
+    """Called after a write gave ``holder``, the first array of a view
+    family, new memory because others held ``old``, its memory until now
+    (``written``: the elements of that memory the write wrote).
+    If views of its family still hold ``old``, NumPy would show the write
+    in them and cowarray does not: watch for a later use of one of them
+    (:func:`_look_for_use`), which warns there, naming this write's line."""
+    family = holder._family
+    if type(family) is not _Family or _getrefcount(family.views) <= _ONE_HOLDER:
+        return  # (no view of the family lives)
+    frame = _interpreter.outside_frame()
+    where = _interpreter.location(frame)
+    del frame
+    site = (where[0], where[1])
+    started = _watches_started.get(site, 0)
+    if started >= _WATCHES_PER_WRITE:
+        return
+    if len(_watches_started) >= 4096:
+        _watches_started.clear()
+    _watches_started[site] = started + 1
+    watch = _Stale(None, "", where, _get_ident())
+    watch.buffer = weakref.ref(old, _end_stale_watch(watch))
+    watch.family = weakref.ref(family.views)
+    watch.checks_left = STALE_CHECKS
+    watch.backend, watch.written = holder._device.backend, written
+    _thread_end_watch()
+    PENDING.append(watch)
+
+
+def _end_stale_watch(watch: _Stale) -> Any:
+    def end(_: object) -> None:
+        _take(watch)
+
+    return end
+
+
+def _look_for_use(watch: _Stale) -> None:
+    """Warn if the statement running now (the user's code outside cowarray)
+    names a view ``watch`` is for; end the watch once it has warned, or has
+    looked at :data:`STALE_CHECKS` operations."""
+    watch.checks_left -= 1
+    if watch.checks_left <= 0:
+        _take(watch)
+        return
+    old, token = watch.buffer(), watch.family()
+    if old is None or token is None:
+        _take(watch)
+        return
+    frame = _interpreter.outside_frame()
+    if frame is None:
+        return
+    try:
+        used = [
+            name
+            for name, value in _interpreter.variables_loaded(frame)
+            if getattr(value, "_buf", None) is old
+            and getattr(value, "_family", None) is token
+            and watch.backend.overlaps(value._data, watch.written)  # type: ignore[attr-defined]
+        ]
+        if not used or not _take(watch):
+            return
+        filename, lineno, module_globals = _interpreter.location(frame)
+    finally:
+        del frame
+    registry = module_globals.setdefault("__warningregistry__", {})
+    warnings.warn_explicit(
+        stale_view_message(used[0], watch.filename, watch.lineno, watch.module_globals),
+        StaleViewWarning,
+        filename,
+        lineno,
+        registry=registry,
+    )
 
 
 def _report(pending: _Pending) -> None:
@@ -377,7 +520,8 @@ class _ThreadEnd:
                     pending.remove(entry)
                 except ValueError:
                     continue
-                orphans.append(entry)
+                if type(entry) is not _Stale:  # (a watch ends with its thread)
+                    orphans.append(entry)
 
 
 _THREAD: Final = threading.local()
@@ -471,7 +615,8 @@ def _at_exit() -> None:
     leftovers = _ORPHANS + PENDING
     del _ORPHANS[:], PENDING[:]
     for pending in leftovers:
-        _report(pending)
+        if type(pending) is not _Stale:  # (a watch has nothing to report)
+            _report(pending)
 
 
 atexit.register(_at_exit)

@@ -13,7 +13,7 @@ import ast
 import linecache
 from typing import Any, Final
 
-__all__ = ["message"]
+__all__ = ["message", "stale_view_message"]
 
 
 #: The docs page that lists library code relying on writes through views.
@@ -188,3 +188,20 @@ _OPERATORS: Final = {
     "BitOr": "|",
     "BitXor": "^",
 }
+
+
+def stale_view_message(
+    view: str, write_filename: str, write_lineno: int, module_globals: dict[str, Any]
+) -> str:
+    """The text of the warning at a use of ``view`` (a variable's name), a
+    view whose base was written at ``write_filename:write_lineno`` after the
+    view was taken: NumPy would show that write in the view."""
+    source = linecache.getline(write_filename, write_lineno, module_globals).strip()
+    write = f"line {write_lineno} ({_short(source)})" if source else f"line {write_lineno}"
+    return (
+        f"{view} is a view taken before the array it views was written at {write}: "
+        f"NumPy would show that write in {view}, but cowarray's {view} keeps the values "
+        f"from before it (cowarray arrays are values). If the new values were meant, take "
+        f"the view again after the write; if the old ones were, take "
+        f"{view} = lazy_clone(...) of it, which never warns; see {_docs_page()}"
+    )
