@@ -1,7 +1,7 @@
 """Collection: skip modules whose optional library is missing; the stand-in GPU run.
 
 ``pytest --doctest-modules`` imports every module of the package; those that
-need torch, CuPy, einops or Dask for their examples are left out when it is missing,
+need torch, CuPy, einops, Dask or JAX for their examples are left out when it is missing,
 so the suite passes (and says what it skipped) on a machine without them.
 
 ``COWARRAY_TEST_STAND_IN_GPU=1 python -m pytest`` runs only the tests
@@ -33,6 +33,13 @@ if importlib.util.find_spec("dask") is None:
     collect_ignore.append("cowarray/dask.py")
 if importlib.util.find_spec("cupy") is None:
     collect_ignore += ["cowarray/_backends/cupy.py", "cowarray/_backends/_cupy_namespace.py"]
+if importlib.util.find_spec("jax") is None:
+    # (their examples run JAX; tests/transforms skips itself without it)
+    collect_ignore += [
+        "cowarray/transforms.py",
+        "cowarray/_transforms",
+        "cowarray/_backends/jax.py",
+    ]
 
 if STAND_IN_GPU:
     # the stand-in and the test helpers it uses (tests/ is on the path only once

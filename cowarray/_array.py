@@ -711,14 +711,26 @@ def _index_array(data: Any) -> Any:
     return data
 
 
+def _check_assigned_device(array: Array, value: Array) -> None:
+    """``array[...] = value`` with ``value`` on another device: fine for a
+    host ``value`` in a traced ``array`` (a constant of the trace)."""
+    if getattr(array._device.backend, "reads_host_arrays", False) and value._device.kind == "cpu":
+        return
+    if getattr(value._device.backend, "reads_host_arrays", False):
+        raise ValueError(
+            "a traced value is assigned into an Array made outside the transformed "
+            "function, which would let it escape the trace; pass the Array in as an "
+            "argument (and return it), or make it inside the function"
+        )
+    raise ValueError(f"cannot assign an array on {value._device} into an array on {array._device}")
+
+
 def backend_value(array: Array, value: Any) -> Any:
     dtype = array._data.dtype
     kind = type(value)
     if kind is Array:
         if value._device is not array._device:
-            raise ValueError(
-                f"cannot assign an array on {value._device} into an array on {array._device}"
-            )
+            _check_assigned_device(array, value)
         source = value._data.dtype
         if source is not dtype:
             _check_same_kind(source, dtype)

@@ -127,11 +127,22 @@ def common_device(*arrays: Any) -> Device:
     device: Device = arrays[0]._device
     for other in arrays[1:]:
         if other._device is not device:
-            raise ValueError(
-                f"arrays on different devices ({device} and {other._device}) cannot be "
-                "combined; move one with x.to_device(device)"
-            )
+            device = _traced_device(device, other._device)
     return device
+
+
+def _traced_device(device: Device, other: Device) -> Device:
+    """Of two different devices, the one of traced values where the other is
+    the host: inside a transform (cowarray.transforms) a host Array is a
+    constant of the trace, as a NumPy array is under ``jax.jit``. Else
+    ValueError: Arrays on two devices are never combined implicitly."""
+    for traced, host in ((device, other), (other, device)):
+        if getattr(traced.backend, "reads_host_arrays", False) and host.kind == "cpu":
+            return traced
+    raise ValueError(
+        f"arrays on different devices ({device} and {other}) cannot be "
+        "combined; move one with x.to_device(device)"
+    )
 
 
 class OperandTypeError(TypeError):

@@ -19,6 +19,7 @@ from ._checks import (
     CATEGORY,
     OperandTypeError,
     check_dtypes,
+    common_device,
     pair_dtype,
     scalar_operand,
 )
@@ -106,6 +107,8 @@ def binary_operation(name: str, mode: int = _FUNCTION) -> Callable[[Any, Any], A
                 b = x2._data
                 if x2._device is not device or b.dtype is not dtype:
                     dtype = pair_dtype(name, x1, x2)
+                    if x2._device is not device:  # (a host Array in a trace: a constant)
+                        device = common_device(x1, x2)
             else:
                 b = x2 if type(x2) in _PYTHON_SCALARS else _operand(x2, mode, name, "x2", device)
                 if b is NotImplemented:
@@ -453,10 +456,7 @@ def _apply_inplace(
     dtype = array._data.dtype
     if type(other) is Array:
         if other._device is not array._device:
-            raise ValueError(
-                f"arrays on different devices ({array._device} and {other._device}) "
-                "cannot be combined; move one with to_device"
-            )
+            _check_inplace_device(array, other)
         operand = other._data
         # (one dtype object: nothing to promote, the common case)
         result_dtype: Any = dtype if operand.dtype is dtype else promote(dtype, operand.dtype)
@@ -497,6 +497,24 @@ def _apply_inplace(
     if array._data.size < split_from[0]:
         function = whole  # (small: no pool)
     inplace(array, name, function, operand, other)
+
+
+def _check_inplace_device(array: Array, other: Array) -> None:
+    """``array <op>= other`` with ``other`` on another device: fine for a
+    host ``other`` in a traced ``array`` (a constant of the trace); a host
+    ``array`` written with a traced value would let the trace escape."""
+    if common_device(array, other) is array._device:
+        return
+    if getattr(other._device.backend, "reads_host_arrays", False):
+        raise ValueError(
+            "an Array made outside the transformed function is written in place with a "
+            "traced value, which would escape the trace into it; pass the Array in as "
+            "an argument (and return it), or make it inside the function"
+        )
+    raise ValueError(
+        f"arrays on different devices ({array._device} and {other._device}) "
+        "cannot be combined; move one with to_device"
+    )
 
 
 def _the_product(data: Any, product: Any) -> Any:

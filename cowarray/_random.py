@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _tracing
 from ._array import Array, fresh
 from ._backends.base import RandomSource
 from ._devices import Device
@@ -125,6 +126,14 @@ class Generator:
     # -- helpers ---------------------------------------------------------------
 
     def _result(self, data: Any) -> Array:
+        if _tracing.depth():
+            # Drawn while a transform traces: the numbers would be constants
+            # of the compiled function, the same at every call.
+            raise TypeError(
+                "a cowarray.random draw inside a function that cowarray.transforms is "
+                "tracing would give the same numbers at every call: draw outside and pass "
+                "the numbers in as an argument"
+            )
         backend = self._device.backend
         if not isinstance(data, backend.array_type):
             data = backend.asarray(data)

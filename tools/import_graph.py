@@ -72,6 +72,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "cowarray._consumers",
             "cowarray._compiled",
             "cowarray._temporaries",
+            "cowarray._tracing",
         ),
     ),
     ("backends", ("cowarray._backends",)),
@@ -102,6 +103,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "cowarray._picture",
             "cowarray._page_cow",
             "cowarray._dask_hook",
+            # the transforms' engine over JAX (imported on the first transform call)
+            "cowarray._transforms",
         ),
     ),
     (
@@ -116,6 +119,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "cowarray.interop",
             "cowarray.lib",
             "cowarray.testing",
+            "cowarray.transforms",
         ),
     ),
 )

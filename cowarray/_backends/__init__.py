@@ -121,6 +121,23 @@ def _load_cupy(index: int) -> Backend:
     return cupy_backend(index)  # type: ignore[no-any-return,unused-ignore]
 
 
+def _only_index_zero(index: int) -> str | None:
+    if index == 0:
+        return None
+    return f"there is no device 'jax:{index}': traced values live on 'jax' only"
+
+
+def _load_jax(index: int) -> Backend:
+    if importlib.util.find_spec("jax") is None:
+        raise ModuleNotFoundError(
+            "cowarray.transforms needs JAX, which is not installed; install it with "
+            'pip install "cowarray[jax]" (or, in a clone of cowarray, pip install -e ".[jax]")'
+        )
+    from .jax import JAX_BACKEND
+
+    return JAX_BACKEND
+
+
 #: Every device kind, by name: the one list of them.
 KINDS: Final[dict[str, DeviceKind]] = {
     "cpu": DeviceKind(
@@ -133,6 +150,16 @@ KINDS: Final[dict[str, DeviceKind]] = {
         test_every_index=True,
     ),
     "cuda": DeviceKind("cuda", "'cuda:N'", _any_index, _load_cupy, _gpus),
+    # The values of a trace (cowarray.transforms): never present as a device
+    # to test on its own, as its Arrays exist only inside a transformed function.
+    "jax": DeviceKind(
+        "jax",
+        "'jax' (traced values, inside cowarray.transforms)",
+        _only_index_zero,
+        _load_jax,
+        lambda: (),
+        bare_first=True,
+    ),
 }
 
 

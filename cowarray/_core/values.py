@@ -296,11 +296,17 @@ def view_of(
         data = source._data
         result = make(data, arg)
         if buf is None:
-            buf = _first_record(source, data, result)
+            try:  # (free where nothing raises: CPython's exceptions cost only when raised)
+                buf = _first_record(source, data, result)
+            except AttributeError:  # no ``base``: a backend value without memory
+                return _memoryless_view(source, result, make, arg)
         if cow.joins_unobserved and buf is not None and buf.shareable:
             if _PENDING:
                 _flush()
-            base = result.base
+            try:
+                base = result.base
+            except AttributeError:  # (a traced value that a lazy clone shares)
+                return _memoryless_view(source, result, make, arg)
             if (base is data or base is data.base) and base is not None:
                 array = _object_new(_ARRAY)
                 array._data = result
@@ -333,6 +339,37 @@ def view_of(
     array._buf = buf  # (a reference taken under the lock: counted from then on)
     array._family = views_token(source)
     return array
+
+
+def _memoryless_view(
+    source: A, result: Any, make: Callable[[Any, Any], Any] | None, arg: Any
+) -> A:
+    """The Array of ``result``, made by ``make(data, arg)`` from ``source``'s
+    value where the backend's values have no memory (JAX's, under
+    cowarray.transforms: cowarray._backends.jax). Nothing is shared, as a
+    write rebinds a value rather than writing memory; but the result joins
+    ``source``'s view family where NumPy would have given a view (every
+    view-making function comes here; an index read only for a basic key),
+    so that writing it warns as eagerly (rule 1)."""
+    array = private(result, source._device)
+    key = arg[1] if make is _made and arg[0] is _subscript else arg if make is _subscript else None
+    if key is not None:
+        if not _is_basic_key(key):
+            return array  # (NumPy's advanced indexing copies)
+        # Which elements of which value it is, for the store that settles a
+        # held-back view write (``x[k] += d``: families.settle).
+        source._device.backend.note_view(result, source._data, key)
+    array._family = views_token(source)
+    return array
+
+
+def _is_basic_key(key: Any) -> bool:
+    """Whether a converted key is NumPy basic indexing (ints, slices, None,
+    Ellipsis), whose result is a view."""
+    for part in key if type(key) is tuple else (key,):
+        if not (part is None or part is Ellipsis or type(part) is int or type(part) is slice):
+            return False
+    return True
 
 
 def _first_record(source: Array, data: Any, result: Any) -> cow.Buffer | None:
@@ -545,7 +582,10 @@ def reshape_view(x: A, shape: tuple[Any, ...]) -> A | None:
         for entry in shape:
             if type(entry) is not int or entry < -1:
                 return None
-    base = result.base
+    try:
+        base = result.base
+    except AttributeError:  # a backend value without memory (a traced value)
+        return _memoryless_view(x, result, None, None)
     if base is None or (base is not data and base is not data.base):
         del base  # _wrap may count the references to it
         return _wrap(result, x._device, (x,))  # a copy (the backend could not view)
@@ -606,7 +646,10 @@ def _wrap(
     if type(result) is not device.backend.array_type:
         result = device.backend.asarray(result)
     array = private(result, device)
-    base = result.base
+    try:
+        base = result.base
+    except AttributeError:  # a backend value without memory (a traced value): its own
+        return array
     if base is None:
         # Owns its memory: fresh, unless the backend handed back an input itself.
         base = result

@@ -7,7 +7,7 @@ from typing import Any, Final, Literal
 
 import numpy as np
 
-from .. import _dlpack, _operators
+from .. import _dlpack, _operators, _tracing
 from .._array import Array, fresh
 from .._checks import common_device
 from .._core import lazy_clone
@@ -47,7 +47,11 @@ __all__ = [
 
 
 def _device_or_default(device: object) -> Device:
-    return CPU if device is None else as_device(device)
+    if device is None:
+        # Inside a function cowarray.transforms traces, the trace's device (as
+        # jnp.zeros under jax.jit), so that writing its traced values in works.
+        return _tracing.TRACE_DEVICE[0] if _tracing.depth() else CPU
+    return as_device(device)
 
 
 def _dtype_or_none(dtype: object) -> Any:
