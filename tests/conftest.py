@@ -204,6 +204,7 @@ HOW_TO_GET = {
         " --index-url https://download.pytorch.org/whl/cpu"
     ),
     "cupy": 'a GPU and python -m pip install -e ".[cuda12]" (or ".[cuda13]")',
+    "jax": 'cowarray.transforms needs JAX: python -m pip install -e ".[jax]"',
 }
 _MISSING = re.compile(r"could not import '([\w.]+)'|needs? (\w+)")
 

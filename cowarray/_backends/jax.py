@@ -416,7 +416,12 @@ class JaxBackend:
         return None  # (JAX clamps; under a trace the indices are not known)
 
     def numpy_export_refusal(self) -> str | None:
-        return "it is traced by cowarray.transforms: its values are not known yet"
+        if not _tracing.depth():
+            return _ESCAPED
+        return (
+            "it is traced by cowarray.transforms: its values are not known yet; compute "
+            "with cowarray functions inside the function, and convert it outside"
+        )
 
     def transfer(self, data: Any, source: Any, stream: Any) -> Any:
         return None

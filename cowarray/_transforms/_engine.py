@@ -177,9 +177,9 @@ def _written(inputs: Sequence[Array], before: Sequence[Any]) -> dict[int, Any]:
 
 
 _MASK_READ: Final = (
-    "cowarray.transforms: x[mask] read with a traced mask has a shape that depends on "
-    "the values; use ca.where(mask, x, 0) (or ca.sum(ca.where(mask, x, 0))): x[mask] = v "
-    "is fine, it becomes a where"
+    "cowarray.transforms: x[mask] read with a traced mask (also the read in x[mask] += v) "
+    "has a shape that depends on the values; write x[mask] = v (a where), "
+    "x = ca.where(mask, x + v, x), or read ca.where(mask, x, 0)"
 )
 
 #: What each JAX error means for code written for cowarray, and the fix.
