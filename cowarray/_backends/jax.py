@@ -28,10 +28,9 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, Final
 
-import numpy as np
-
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from .. import _tracing
 from .base import FFT_NAMES, LINALG_NAMES, STANDARD_NAMES
@@ -86,12 +85,36 @@ _UFUNC_NAMES: Final = {
     "bitwise_right_shift": "right_shift",
 }
 
-_BINARY: Final = (
-    "add subtract multiply divide floor_divide remainder pow atan2 hypot copysign "
-    "logaddexp maximum minimum nextafter equal not_equal less less_equal greater "
-    "greater_equal logical_and logical_or logical_xor bitwise_and bitwise_or "
-    "bitwise_xor bitwise_left_shift bitwise_right_shift"
-).split()
+_BINARY: Final = [
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "floor_divide",
+    "remainder",
+    "pow",
+    "atan2",
+    "hypot",
+    "copysign",
+    "logaddexp",
+    "maximum",
+    "minimum",
+    "nextafter",
+    "equal",
+    "not_equal",
+    "less",
+    "less_equal",
+    "greater",
+    "greater_equal",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "bitwise_left_shift",
+    "bitwise_right_shift",
+]
 
 
 def _promoting(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
@@ -161,7 +184,7 @@ _AT_METHODS: Final = {
     "maximum": "max",
 }
 
-_COMBINE: Final = {
+_COMBINE: Final[dict[str, Callable[..., Any]]] = {
     "add": jnp.add,
     "subtract": jnp.subtract,
     "multiply": jnp.multiply,

@@ -341,9 +341,7 @@ def view_of(
     return array
 
 
-def _memoryless_view(
-    source: A, result: Any, make: Callable[[Any, Any], Any] | None, arg: Any
-) -> A:
+def _memoryless_view(source: A, result: Any, make: Callable[[Any, Any], Any] | None, arg: Any) -> A:
     """The Array of ``result``, made by ``make(data, arg)`` from ``source``'s
     value where the backend's values have no memory (JAX's, under
     cowarray.transforms: cowarray._backends.jax). Nothing is shared, as a

@@ -23,10 +23,9 @@ import inspect
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any, Final
 
-import numpy as np
-
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 from .. import _tracing
@@ -521,7 +520,8 @@ class _Carry:
 
     def __init__(self, init: Any, what: str) -> None:
         self.what = what
-        leaves, self.treedef = jax.tree_util.tree_flatten(init, is_leaf=_is_array)
+        leaves, treedef = jax.tree_util.tree_flatten(init, is_leaf=_is_array)
+        self.treedef: Any = treedef
         self.arrays = [type(leaf) is Array for leaf in leaves]
         self.home = _home(init)
 
@@ -554,10 +554,7 @@ class _Carry:
 
     def back(self, values: list[Any]) -> Any:
         return self.treedef.unflatten(
-            [
-                _array_of(v, self.home) if a else v
-                for v, a in zip(values, self.arrays, strict=True)
-            ]
+            [_array_of(v, self.home) if a else v for v, a in zip(values, self.arrays, strict=True)]
         )
 
 

@@ -21,7 +21,7 @@ import cowarray as ca
 
 pytest.importorskip("jax")
 
-from cowarray import transforms  # noqa: E402
+from cowarray import transforms
 
 RNG = np.random.default_rng(48)
 
@@ -208,7 +208,9 @@ def test_value_and_grad_with_respect_to_the_learning_rate_through_sgd() -> None:
         np.asarray(g), central_difference(sgd_loss, args, 0), rtol=1e-6, atol=1e-9
     )
     both = transforms.grad(sgd_loss, argnums=(0, 1))(*args)
-    np.testing.assert_allclose(np.asarray(both[1]), central_difference(sgd_loss, args, 1), atol=1e-7)
+    np.testing.assert_allclose(
+        np.asarray(both[1]), central_difference(sgd_loss, args, 1), atol=1e-7
+    )
 
 
 def test_grad_has_aux_and_jacobian() -> None:
@@ -286,7 +288,9 @@ def test_scan_while_loop_and_cond_give_eager_values() -> None:
         lambda x: ca.max(x) > 1.0, lambda x: x / 2, ca.asarray([8.0, 5.0])
     )
     assert_same(ca.asarray([1.0, 0.625]), halved)
-    picked = transforms.jit(lambda x: transforms.cond(x[0] > 0, lambda x: x + 1, lambda x: x - 1, x))
+    picked = transforms.jit(
+        lambda x: transforms.cond(x[0] > 0, lambda x: x + 1, lambda x: x - 1, x)
+    )
     assert_same(ca.asarray([2.0]), picked(ca.asarray([1.0])))
     assert_same(ca.asarray([-2.0]), picked(ca.asarray([-1.0])))
 

@@ -14,7 +14,7 @@ import cowarray as ca
 
 pytest.importorskip("jax")
 
-from cowarray import transforms  # noqa: E402
+from cowarray import transforms
 
 
 def test_a_traced_array_kept_in_a_global_says_it_escaped() -> None:
@@ -150,9 +150,9 @@ def test_data_dependent_shapes_name_where() -> None:
 
 def test_exports_and_random_draws_refuse_with_the_fix() -> None:
     x = ca.asarray([1.0, 2.0])
-    with pytest.raises(TypeError, match="convert it outside|outside"):
+    with pytest.raises(TypeError, match="outside"):
         transforms.jit(lambda x: ca.asarray(np.asarray(x)))(x)
-    with pytest.raises((TypeError, BufferError), match="outside|traced"):
+    with pytest.raises((TypeError, BufferError), match=r"outside|traced"):
         transforms.jit(lambda x: (x.__dlpack__(), x)[1])(x)
     generator = ca.random.default_rng(0)
     with pytest.raises(TypeError, match="pass the numbers in"):
