@@ -155,7 +155,8 @@ def _join(function: object, source_name: str, view: str) -> list[str]:
     # hand it a view; the inlined copies always have one), and x.T has read
     # its source's data already.
     # view_of also makes the record of a first view (its callers fall back
-    # to it for that).
+    # to it for that), and hands a backend value without memory (a traced
+    # value: no ``base``) to _memoryless_view.
     block = [
         line
         for line in block
@@ -164,6 +165,8 @@ def _join(function: object, source_name: str, view: str) -> list[str]:
         and "make(" not in line
         and "_first_record" not in line
         and line.strip() != "if buf is None:"
+        and not line.strip().startswith(("try:", "except AttributeError"))
+        and "_memoryless_view" not in line
     ]
     return [
         line.replace(source_name + ".", "source.")
