@@ -60,7 +60,7 @@ import weakref
 from typing import Any, Final
 
 from .. import _interpreter
-from .view_write_text import message, stale_view_message
+from .view_write_text import broadcast_write_message, message, stale_view_message
 
 _getrefcount: Final = _interpreter.getrefcount
 
@@ -263,6 +263,12 @@ def note_in_place_write(holder: Any, value: object, what: str) -> None:
     """
     if not _others_alive(holder, value):
         return
+    if _broadcast(holder._data):
+        _report_broadcast_write(what)
+        # (NumPy refuses the write: the view's later writes have no NumPy
+        # meaning to warn about, so it leaves the family)
+        holder._family = None
+        return
     count = _getrefcount(holder)
     me = _get_ident()
     measuring = _interpreter.MEASURING
@@ -333,12 +339,47 @@ def note_write(holder: Any, value: object, what: str) -> None:
     at once, naming the line that wrote, if another array of its family lives."""
     if not _others_alive(holder, value):
         return
+    if _broadcast(holder._data):
+        _report_broadcast_write(what)
+        # (NumPy refuses the write: the view's later writes have no NumPy
+        # meaning to warn about, so it leaves the family)
+        holder._family = None
+        return
     if PENDING:
         flush()
     frame = _interpreter.outside_frame()
     where, site = _interpreter.location(frame), _interpreter.site(frame)
     del frame
     _report(_Pending(None, what, where, 0, site))
+
+
+def _broadcast(data: Any) -> bool:
+    """Whether ``data`` repeats an element along an axis (a stride of 0 over
+    more than one element): what ``broadcast_to`` makes, and NumPy makes
+    read-only."""
+    strides = getattr(data, "strides", None)
+    return strides is not None and any(
+        stride == 0 and n > 1 for stride, n in zip(strides, data.shape, strict=False)
+    )
+
+
+def _report_broadcast_write(what: str) -> None:
+    """A write to a broadcast view: NumPy refuses it (its broadcast_to is
+    read-only), so no write-back makes it NumPy's; say so at once, with the
+    fix that fits."""
+    if PENDING:
+        flush()
+    frame = _interpreter.outside_frame()
+    filename, lineno, module_globals = _interpreter.location(frame)
+    site = _interpreter.site(frame)
+    del frame
+    warnings.warn_explicit(
+        broadcast_write_message(what, site, filename, module_globals),
+        ViewWriteWarning,
+        filename,
+        lineno,
+        registry=module_globals.setdefault("__warningregistry__", {}),
+    )
 
 
 def settle(target: Any, value: object, index: Any) -> None:

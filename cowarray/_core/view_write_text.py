@@ -13,7 +13,7 @@ import ast
 import linecache
 from typing import Any, Final
 
-__all__ = ["message", "stale_view_message"]
+__all__ = ["broadcast_write_message", "message", "stale_view_message"]
 
 
 #: The docs page that lists library code relying on writes through views.
@@ -204,4 +204,26 @@ def stale_view_message(
         f"from before it (cowarray arrays are values). If the new values were meant, take "
         f"the view again after the write; if the old ones were, take "
         f"{view} = lazy_clone(...) of it, which never warns; see {_docs_page()}"
+    )
+
+
+def broadcast_write_message(
+    what: str, site: tuple[Any, int] | None, filename: str, module_globals: dict[str, Any]
+) -> str:
+    """The warning's text for a write to a broadcast view (``broadcast_to``):
+    NumPy refuses such a write, so the advice is not the view write's."""
+    written, subject = what, "this broadcast view"
+    if site is not None:
+        try:
+            described = _describe_write(what, site, filename, module_globals)
+        except Exception:  # (source that is not there or does not parse)
+            described = None
+        if described is not None:
+            written, subject = described[0], described[1]
+    return (
+        f"{written} wrote {subject}, a broadcast (broadcast_to repeats elements): NumPy's "
+        "broadcast_to gives a read-only view and would refuse this write. cowarray gave "
+        f"{subject} memory of its own and left the array it was broadcast from unchanged. "
+        "If a writable array of that shape was meant, say so: take "
+        "ca.broadcast_to(x, shape).copy(), a value of its own that never warns"
     )

@@ -993,3 +993,36 @@ def test_threads_racing_to_take_an_arrays_first_views_all_join_its_family() -> N
                 thread.join(timeout=60)
     assert not any(thread.is_alive() for thread in threads)
     assert not silent, f"{len(silent)} view writes passed without a warning: {silent[:3]}"
+
+
+def test_a_write_to_a_broadcast_says_numpy_refuses_it_and_gives_the_fix_that_fits() -> None:
+    # NumPy's broadcast_to is read-only: the view write's advice (write the
+    # array it was taken from) does not fit; the broadcast gets its own memory.
+    x = ca.zeros(3)
+    b = ca.broadcast_to(x, (2, 3))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        b[0, 1] = 5.0  # <- writes
+        b += 1.0  # (b is a value of its own now: no second warning)
+    (warning,) = _view_write_warnings(caught)
+    text = str(warning.message)
+    assert warning.lineno == _marked_line(
+        test_a_write_to_a_broadcast_says_numpy_refuses_it_and_gives_the_fix_that_fits,
+        "# <- writes",
+    )
+    assert "b[0, 1] = 5.0 wrote the view b, a broadcast" in text
+    assert "would refuse this write" in text and "ca.broadcast_to(x, shape).copy()" in text
+    assert "x[k] += d" not in text
+    np.testing.assert_array_equal(b.to_numpy(), [[1.0, 6.0, 1.0], [1.0, 1.0, 1.0]])
+    np.testing.assert_array_equal(x.to_numpy(), np.zeros(3))
+
+
+def test_a_broadcast_write_made_an_error_changes_nothing() -> None:
+    x = ca.zeros(3)
+    b = ca.broadcast_to(x, (2, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ca.ViewWriteWarning)
+        with pytest.raises(ca.ViewWriteWarning, match="a broadcast"):
+            b[0, 1] = 5.0
+    np.testing.assert_array_equal(b.to_numpy(), np.zeros((2, 3)))
+    assert ca.shares_buffer(b, x)
