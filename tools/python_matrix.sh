@@ -16,6 +16,9 @@ mirror=${COWARRAY_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 # What the semantics tests need; scipy, sklearn and torch have no wheels for
 # every new release, and the tests that use them skip without them.
 test_deps=(pytest hypothesis numpy typing_extensions)
+# JAX publishes wheels for the newest CPython it supports: tests/transforms run
+# there too (3.14 today), and skip where JAX has none.
+jax_versions=(3.14)
 # setuptools compiles the optional C helper in place for each interpreter
 # (hatch_build.py; the tests import the package from the source tree).
 build_deps=(setuptools)
@@ -144,6 +147,11 @@ run_tests() {
       [ -f "$root/opt/venv-$v/.ready" ] || setup_chroot
       mount_all
       build_helper "chroot $root /opt/venv-$v/bin/python" /src
+      if [[ " ${jax_versions[*]} " == *" $v "* ]] &&
+        ! chroot "$root" "/opt/venv-$v/bin/python" -c "import jax" 2>/dev/null; then
+        log "jax for $v (tests/transforms)"
+        chroot "$root" "/opt/venv-$v/bin/python" -m pip install -q --only-binary=:all: "jax>=0.6"
+      fi
       chroot "$root" /bin/sh -c "cd /src && exec /opt/venv-$v/bin/python -m pytest -p no:cacheprovider \"\$@\"" sh "$@"
       ;;
   esac

@@ -185,6 +185,12 @@ _MASK_READ: Final = (
 _FIXES: Final = (
     (jax.errors.NonConcreteBooleanIndexError, _MASK_READ),
     (
+        jax.errors.UnexpectedTracerError,
+        "cowarray.transforms: a traced Array of an earlier trace was used here: it escaped "
+        "the function that made it (kept in a global, a closure or a container); return it "
+        "from that function and pass it in as an argument instead",
+    ),
+    (
         jax.errors.ConcretizationTypeError,
         "cowarray.transforms: Python if/while, bool(), float(), int() or x.item() on a "
         "traced Array, or a shape that depends on its values (nonzero, unique); use "
@@ -217,17 +223,24 @@ def _fix_for(error: BaseException) -> str | None:
 
 
 @contextlib.contextmanager
-def _tracing_user_code() -> Iterator[None]:
-    """Around the user's function while JAX traces it: the thread is inside
-    a trace (cowarray._tracing), and JAX's errors get the fix as a note."""
+def _noting_fixes() -> Iterator[None]:
+    """JAX's errors get cowarray's fix as a note (some, as a tracer that
+    escaped an earlier trace, JAX raises only once tracing has ended)."""
     try:
-        with _tracing.tracing():
-            yield
+        yield
     except Exception as error:
         fix = _fix_for(error)
         if fix is not None and fix not in getattr(error, "__notes__", ()):
             error.add_note(fix)
         raise
+
+
+@contextlib.contextmanager
+def _tracing_user_code() -> Iterator[None]:
+    """Around the user's function while JAX traces it: the thread is inside
+    a trace (cowarray._tracing), and JAX's errors get the fix as a note."""
+    with _noting_fixes(), _tracing.tracing():
+        yield
 
 
 def _x64() -> contextlib.AbstractContextManager[Any]:
@@ -329,7 +342,8 @@ def jit(
                 with _x64():
                     # NumPy memory passed as it is: JAX reads it before the
                     # results are ready, which np.asarray waits for below.
-                    out, written = compiled_positional(*[a._data for a in args])
+                    with _noting_fixes():
+                        out, written = compiled_positional(*[a._data for a in args])
                     result = _back(out, CPU)
                     for i, value in written.items():
                         _write_back(args[i], value, CPU)
@@ -356,7 +370,8 @@ def jit(
                 else:
                     kinds.append(_static_leaf(leaf, f"at position {n}"))
             boxes = [_Box(v) for v in dynamic]
-            out, written = compiled((treedef, tuple(kinds)), boxes)
+            with _noting_fixes():
+                out, written = compiled((treedef, tuple(kinds)), boxes)
             result = _back(out, home)
             for i, value in written.items():
                 _write_back(originals[i], value, home)

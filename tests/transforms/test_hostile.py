@@ -168,3 +168,51 @@ def test_the_transforms_need_jax_only_when_called() -> None:
         "assert 'jax' not in sys.modules, 'imported jax'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_tracer_started_mid_trace_changes_no_value() -> None:
+    # A debugger attached while JAX traces: the write-back proof of
+    # x[k] += v turns off under a tracer (the slower path copies), and the
+    # trace must still give the eager values, with the tracer's own use of
+    # f_locals (what debuggers do) in between.
+    import sys
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        frame.f_locals  # noqa: B018
+        return tracer
+
+    def f(u: ca.Array) -> ca.Array:
+        u[1:-1] += 1.0
+        old = sys.gettrace()
+        sys.settrace(tracer)
+        try:
+            u[1:-1] += 0.5 * (u[2:] - 2 * u[1:-1] + u[:-2])
+            row = u[0:3]
+            row *= 2.0  # a view write under the tracer
+        finally:
+            sys.settrace(old)
+        u[0] = u[1]
+        return u
+
+    start = np.arange(6.0) ** 2
+    eager = f(ca.asarray(start))
+    traced = transforms.jit(f)(ca.asarray(start))
+    np.testing.assert_allclose(np.asarray(traced), np.asarray(eager), rtol=1e-13)
+    assert sys.gettrace() is None or sys.gettrace() is not tracer
+
+
+def test_a_traced_array_stored_in_a_global_and_used_in_the_next_call_says_it_escaped() -> None:
+    store: dict[str, ca.Array] = {}
+
+    @transforms.jit
+    def f(x: ca.Array) -> ca.Array:
+        if "last" in store:
+            x = x + store["last"]  # the last call's tracer, used in this trace
+        store["last"] = x
+        return x * 1.0
+
+    f(ca.asarray([1.0]))
+    with pytest.raises(Exception, match="unexpected tracer") as raised:
+        f(ca.asarray([1.0, 2.0]))  # (a new shape: traced again)
+    notes = "\n".join(raised.value.__notes__)
+    assert "escaped the function that made it" in notes and "pass it in as an argument" in notes
