@@ -30,6 +30,7 @@ from jax import lax
 
 from .. import _tracing
 from .._array import Array
+from .._dlpack import from_dlpack
 from .._backends.jax import JAX_BACKEND
 from .._core import fresh, private
 from .._devices import CPU, Device
@@ -87,7 +88,27 @@ def _jax_value(x: Array) -> Any:
     cowarray has written it in place)."""
     if x._device is TRACED:
         return x._data
+    if x._device is not CPU and _jax_has(x._device):
+        # A GPU Array goes to JAX's GPU through DLPack, no host copy: cowarray's
+        # export (x.__dlpack__) exposes its memory, so cowarray's own writes copy
+        # first while JAX holds it.
+        return jax.dlpack.from_dlpack(x)
     return jnp.asarray(x._device.backend.to_numpy(x._data))
+
+
+#: JAX's platform names for a cowarray device kind's memory.
+_PLATFORMS: Final = {"cuda": ("gpu", "cuda"), "rocm": ("gpu", "rocm")}
+
+
+@functools.cache
+def _jax_has(device: Device) -> bool:
+    """Whether JAX runs on ``device``'s kind of accelerator here (JAX's CUDA
+    wheels on a GPU machine): then Arrays cross by DLPack, else by the host."""
+    platforms = _PLATFORMS.get(device.kind, ())
+    try:
+        return any(d.platform in platforms for d in jax.devices())
+    except RuntimeError:  # (no backend of JAX's answers)
+        return False
 
 
 def _traced(value: Any) -> Array:
@@ -100,6 +121,12 @@ def _array_of(value: Any, home: Device) -> Array:
     """The Array of a JAX result: traced inside an outer trace, else on ``home``."""
     if isinstance(value, jax.core.Tracer):
         return _traced(value)
+    if home is not CPU and _jax_has(home) and value.devices() != {jax.devices("cpu")[0]}:
+        # (back through DLPack onto home's device, no host copy; a result
+        # JAX put elsewhere comes through the host, below)
+        imported: Array = from_dlpack(value)
+        if imported.device == home:
+            return imported
     host = np.asarray(value)  # (JAX's CPU buffer, read-only: a write copies it first)
     if home is CPU:
         result: Array = fresh(host, CPU)
