@@ -30,10 +30,10 @@ from jax import lax
 
 from .. import _tracing
 from .._array import Array
-from .._dlpack import from_dlpack
 from .._backends.jax import JAX_BACKEND
 from .._core import fresh, private
 from .._devices import CPU, Device
+from .._dlpack import from_dlpack
 
 __all__ = [
     "cond",
