@@ -438,3 +438,22 @@ def test_structured_results_are_refused_with_a_type_error() -> None:
     # Dask's arg reductions fall back to a dict on exactly this TypeError.
     with pytest.raises(TypeError, match="cannot hold"):
         np.empty_like(ca.zeros(3), dtype=[("vals", "f8"), ("arg", "i8")])
+
+
+# -- opt_einsum, watched the same way (xarray's einsum and dot use it) -----------------
+
+
+@pytest.mark.parametrize("first", ["cowarray", "opt_einsum"])
+def test_opt_einsum_contracts_an_array_beside_numpy_as_numpy_does(first: str) -> None:
+    # opt_einsum calls the functions of the first operand's module; cowarray's
+    # take Arrays only, and xarray passes NumPy weights beside an Array.
+    pytest.importorskip("opt_einsum")
+    second = "opt_einsum" if first == "cowarray" else "cowarray"
+    code = (
+        f"import sys, {first}, {second}; import numpy as np, cowarray as ca, opt_einsum;"
+        "a = np.arange(6.0).reshape(2, 3); w = np.asarray([1.0, 2.0, 0.5]);"
+        "r = opt_einsum.contract('ij,j->i', ca.asarray(a), w);"
+        "print(type(r).__name__, r.tolist() == np.einsum('ij,j->i', a, w).tolist(),"
+        " any(type(f).__name__ == '_OptEinsumFinder' for f in sys.meta_path))"
+    )
+    assert _python(code) == "Array True False"
