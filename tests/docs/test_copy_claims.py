@@ -18,6 +18,7 @@ PAGES = {
     "numpy_functions.md": ("numpy", 15),
     "gpu.md": ("numpy", 5),
     "compatibility.md": ("pandas", 10),
+    "transforms.md": ("jax", 60),
 }
 
 
