@@ -482,6 +482,16 @@ def _plain_call(ufunc: Any, device: Any, inputs: tuple[Any, ...]) -> Any:
     return fresh(result, device)
 
 
+def _numpy_in_a_trace(name: str, short: str) -> TypeError:
+    """NumPy's functions on a traced Array (inside cowarray.transforms)."""
+    return TypeError(
+        f"{name} on a traced Array: NumPy's functions compute with memory, and inside "
+        f"cowarray.transforms an Array has none; call the cowarray function or operator "
+        f"(ca.{short}: where cowarray spells it otherwise, that name says how), and make a "
+        "NumPy operand an Array first (x + ca.asarray(y): a constant of the trace)"
+    )
+
+
 def array_ufunc(self: Array, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
     """``Array.__array_ufunc__``: NEP 13 with value semantics."""
     if method == "__call__" and not kwargs and self._device.kind == "cpu":
@@ -496,6 +506,8 @@ def array_ufunc(self: Array, ufunc: Any, method: str, *inputs: Any, **kwargs: An
         if outs is not None:
             _check_outs(outs, name, ufunc.nout)
         device = _common_device(inputs, outs or ())
+        if device.kind == "jax":
+            raise _numpy_in_a_trace(name, ufunc.__name__)
         sources: list[Array] = []
         args = _unwrap(inputs, device, sources)
         kwargs = _unwrap(kwargs, device, sources)
@@ -621,6 +633,8 @@ def array_function(
             _check_outs(outs, name, None)
         # self: NEP 35 like= drops it
         device = _common_device((self, args, outs or ()), kwargs)
+        if device.kind == "jax":
+            raise _numpy_in_a_trace(name, getattr(func, "__name__", "..."))
         if func in _WRITES_FIRST_ARGUMENT:
             return _write_first_argument(func, device, args, kwargs)
         sources: list[Array] = []

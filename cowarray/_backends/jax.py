@@ -266,7 +266,15 @@ def _unwrap(value: Any) -> Any:
     so a :class:`Staged` write becomes its value here."""
     if type(value) is Staged:
         return value.value
+    if isinstance(value, _JAX_VALUES):
+        # (already JAX's: under an un-jitted grad, jnp.asarray of a concrete
+        # value runs an operation each time, most of the gradient's cost)
+        return value
     return jnp.asarray(value)
+
+
+#: What JAX computes with as it is: arrays and tracers.
+_JAX_VALUES: Final = (jax.Array, jax.core.Tracer)
 
 
 class _Region:
@@ -297,7 +305,7 @@ def _same_key(a: Any, b: Any) -> bool:
 _NO_MEMORY: Final = (
     "this Array is traced by cowarray.transforms: its values are not known while the "
     "function is traced and it has no memory; return it from the function and convert "
-    "it outside, or print it with jax.debug.print"
+    "or print it outside"
 )
 
 
@@ -330,6 +338,8 @@ class JaxBackend:
     def asarray(self, obj: Any, dtype: Any = None, copy: bool | None = None) -> Any:
         if type(obj) is Staged:
             obj = obj.value
+        if isinstance(obj, _JAX_VALUES) and (dtype is None or obj.dtype == dtype):
+            return obj  # (as _unwrap: no operation for a value JAX already has)
         return jnp.asarray(obj, dtype=dtype)
 
     def copy(self, data: Any) -> Staged:

@@ -112,6 +112,15 @@ def check_out(
     target = out._data
     given = tuple(target.shape)  # (a moved-from Array raises its own clear error here)
     if out._device is not device:
+        if device.kind == "jax":
+            # (the result is traced: an out made before the trace would be
+            # written with a value that exists only inside it)
+            raise ValueError(
+                f"{function}: out is an Array from outside the function that "
+                "cowarray.transforms traces, and the result is traced; leave out at None "
+                "and return the result (or write it: x[...] = result, on an Array the "
+                "function received)"
+            )
         raise ValueError(
             f"{function}: out is on {out._device} but the result is on {device}; pass an "
             f"out on {device} (out.to_device({str(device)!r}) makes one)"

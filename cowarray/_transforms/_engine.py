@@ -540,13 +540,14 @@ def vmap(fun: Callable[..., Any], in_axes: Any = 0, out_axes: Any = 0) -> Any:
             out, written = transformed(*_boxed(args), **_boxed(kwargs))
             if written:
                 axes = _axes_of_arrays(args, kwargs, in_axes)
+                # (every refusal before any write-back: a refused call changes nothing)
+                if any(axes[i] is None for i in written):
+                    raise ValueError(
+                        "vmap: the function writes an argument that is not batched "
+                        "(in_axes None), which each batch element would write "
+                        "differently; write into ca.lazy_clone(x) and return it"
+                    )
                 for i, value in written.items():
-                    if axes[i] is None:
-                        raise ValueError(
-                            "vmap: the function writes an argument that is not batched "
-                            "(in_axes None), which each batch element would write "
-                            "differently; write into ca.lazy_clone(x) and return it"
-                        )
                     _write_back(originals[i], jnp.moveaxis(value, 0, axes[i]), home)
             return _back(out, home)
 

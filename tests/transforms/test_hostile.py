@@ -216,3 +216,35 @@ def test_a_traced_array_stored_in_a_global_and_used_in_the_next_call_says_it_esc
         f(ca.asarray([1.0, 2.0]))  # (a new shape: traced again)
     notes = "\n".join(raised.value.__notes__)
     assert "escaped the function that made it" in notes and "pass it in as an argument" in notes
+
+
+def test_a_refused_vmap_call_writes_back_nothing() -> None:
+    # f writes both arguments; the unbatched one cannot be written back, so
+    # the call raises, and the batched one must not have been written either.
+    def f(x: ca.Array, y: ca.Array) -> ca.Array:
+        x += 1.0
+        y += 1.0
+        return x
+
+    batched, shared = ca.zeros((3, 2)), ca.zeros(2)
+    with pytest.raises(ValueError, match="not batched"):
+        transforms.vmap(f, in_axes=(0, None))(batched, shared)
+    assert batched.tolist() == [[0.0, 0.0]] * 3 and shared.tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize(
+    ("numpy_call", "named"),
+    [
+        (lambda x: np.sin(x), "np.sin"),
+        (lambda x: x + np.ones(3), "np.add"),
+        (lambda x: np.concatenate([x, x]), "np.concatenate"),
+    ],
+)
+def test_numpy_s_functions_on_a_traced_array_name_the_cowarray_call(
+    numpy_call: Any, named: str
+) -> None:
+    with pytest.raises(TypeError, match=f"{named} on a traced Array") as raised:
+        transforms.jit(numpy_call)(ca.zeros(3))
+    assert "x + ca.asarray(y)" in str(raised.value)
+    # the fix it names works
+    assert transforms.jit(lambda x: x + ca.asarray(np.ones(3)))(ca.zeros(3)).tolist() == [1.0] * 3
