@@ -65,7 +65,9 @@ class CopyWarning(UserWarning):
     ...     y[0] = 1.0
     Traceback (most recent call last):
         ...
-    cowarray.CopyWarning: a write copied 800 bytes (region (100,), float64) out of shared buffer A
+    cowarray.CopyWarning: a write copied 800 bytes (region (100,), float64) out of shared buffer A;
+    held also by x: a separate value (a lazy clone, or the array one was cloned from) that keeps
+    its values
     >>> float(y[0]), ca.shares_buffer(x, y)
     (0.0, True)
     """
@@ -923,7 +925,8 @@ def warn_on_copy(min_bytes: int | None = 0) -> _WarningSwitch:
     ...     with ca.warn_on_copy(min_bytes=1024):
     ...         y[0] = 1.0
     >>> print(caught[0].message)
-    a write copied 8000 bytes (region (1000,), float64) out of shared buffer A
+    a write copied 8000 bytes (region (1000,), float64) out of shared buffer A; held also by x:
+    a separate value (a lazy clone, or the array one was cloned from) that keeps its values
     """
     if min_bytes is not None:
         if isinstance(min_bytes, bool) or not isinstance(min_bytes, int):
