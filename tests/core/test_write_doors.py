@@ -16,6 +16,7 @@ import json
 import os
 import subprocess
 import sys
+import sysconfig
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,7 @@ import cowarray as ca
 from cowarray._core import cow
 
 _PACKAGE = os.path.dirname(os.path.abspath(ca.__file__))
+FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
 
 #: Files a write may call once it has entered the core's doors: the core,
 #: the interpreter's reading and the backends (nothing above them).
@@ -114,6 +116,12 @@ def test_x_slice_plus_equals_d_changes_file_at_most_six_times(setup: str, each_s
     # (the view, the operator's checks, then the doors: the write-back proof
     # read on the statement, the backend's answers, the decision, the store)
     walk = [name for i, name in enumerate(files) if i == 0 or files[i - 1] != name]
+    if FREE_THREADED and walk[:3] == ["_core/values.py", "_core/cow.py", "_core/values.py"]:
+        # (without a GIL a view joins its record under the record's lock, in
+        # cow: no lock-free join there, docs/design.md rule 7)
+        files = files[files.index("_core/cow.py") :]
+        files = files[files.index("_core/values.py") :]
+        walk = walk[2:]
     assert walk[:2] == ["_core/values.py", "_operators.py"], walk
     assert "_core/write.py" in files and "_core/cow.py" in files, files
     assert _changes(files) <= 6, " -> ".join(walk)
