@@ -61,6 +61,26 @@ def address_range(
     return low, high + itemsize
 
 
+def span_of_selection(xp: Any, data: Any, index: Any) -> Any:
+    """The elements of C-contiguous ``data`` from the first that ``index``
+    (an advanced index) selects to the last, as a view (empty if it selects
+    none); None if ``data`` is not C-contiguous or ``index`` does not fit.
+
+    The positions are found on a numbering of ``data`` of its size: a caller
+    about to copy or write ``data`` anyway pays no more than that.
+    """
+    if not data.flags.c_contiguous:
+        return None
+    try:
+        positions = xp.arange(data.size, dtype=xp.intp).reshape(data.shape)[index]
+    except Exception:  # a bad index: the write itself will say so
+        return None
+    flat = data.reshape(-1)
+    if positions.size == 0:
+        return flat[:0]
+    return flat[int(positions.min()) : int(positions.max()) + 1]
+
+
 def into(out: Any, result: Any) -> Any:
     """``result``, or ``out`` holding it: the ``out=`` of a wrapped ufunc.
 

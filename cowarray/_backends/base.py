@@ -130,6 +130,13 @@ class Backend(Protocol):
         element), or None if ``index`` selects scattered elements."""
         ...
 
+    def written_span(self, data: Any, index: Any) -> Any:
+        """A view of ``data`` that holds every element ``data[index] = v``
+        writes: :meth:`written_view` where the index is basic, else the span
+        of memory from the first element it selects to the last (empty if
+        it selects none); None where that is not known (all of ``data``)."""
+        ...
+
     def same_elements(self, a: Any, b: Any) -> bool:
         """Whether ``a`` and ``b`` view the very same elements (address, shape,
         strides and dtype)."""

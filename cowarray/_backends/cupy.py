@@ -61,7 +61,7 @@ import numpy as np
 
 from .._deaths import call_at_death
 from .._positions import flat_positions, has_integer_arrays
-from ._common import address_range
+from ._common import address_range, span_of_selection
 from ._cupy_namespace import check_index_bounds, release_of, standard_namespace
 from .numpy import NUMPY_BACKEND
 
@@ -339,6 +339,10 @@ class CupyBackend:
         except Exception:  # a bad index: the write itself will say so
             return None
         return region if isinstance(region, cupy.ndarray) else None
+
+    def written_span(self, data: Any, index: Any) -> Any | None:
+        region = self.written_view(data, index)
+        return region if region is not None else span_of_selection(cupy, data, index)
 
     def same_elements(self, a: Any, b: Any) -> bool:
         return (

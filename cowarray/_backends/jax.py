@@ -371,6 +371,9 @@ class JaxBackend:
         # (no memory: the region a store writes is named by value and key)
         return _Region(data, index)
 
+    def written_span(self, data: Any, index: Any) -> Any:
+        return None  # (no memory: no view overlaps another, see overlaps)
+
     def same_elements(self, a: Any, b: Any) -> bool:
         region, value = (a, b) if type(a) is _Region else (b, a)
         if type(region) is not _Region:

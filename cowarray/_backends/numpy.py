@@ -374,6 +374,10 @@ class NumpyBackend:
         except Exception:  # a bad index: the write itself will say so
             return None
 
+    def written_span(self, data: np.ndarray, index: Any) -> np.ndarray | None:
+        region = self.written_view(data, index)
+        return region if region is not None else _common.span_of_selection(np, data, index)
+
     def same_elements(self, a: np.ndarray, b: np.ndarray) -> bool:
         # (the addresses last: reading one builds a dictionary, about 1.5 us)
         return (

@@ -96,6 +96,7 @@ __all__ = [
     "settled_buffer",
     "stable_id",
     "state_of",
+    "unchanged",
     "write",
 ]
 
@@ -804,9 +805,13 @@ def write(
         if way in (_COPY, _COPY_SHARED) and _write_to_copy(
             holder, data, apply, a, b, fast, way == _COPY_SHARED, derive, kept
         ):
-            if kept is not None and holder._family is not None:
-                # Views of the family may keep the old memory: the region written.
-                region = backend.written_view(data, a) if apply is operator.setitem else data
+            if kept is not None and holder._family is not None and apply is not unchanged:
+                # Views of the family may keep the old memory: the elements
+                # written (every one for an element-wise operation; a store's
+                # or an update's at its index, a scattered one's span), so
+                # that a view the write left alone is not reported (NumPy's
+                # view would not differ).
+                region = None if apply is apply_binary else backend.written_span(data, a)
                 _families.note_base_moved(holder, kept, data if region is None else region)
             return
         # (not committed: another thread gave the holder new memory meanwhile)
@@ -816,6 +821,12 @@ def apply_binary(target: Any, function: Callable[..., Any], operand: Any) -> Non
     """:func:`write`'s ``apply`` for an element-wise operation over the whole
     memory: ``function(target, operand, out=target)``."""
     function(target, operand, out=target)
+
+
+def unchanged(target: object, a: object, b: object) -> None:
+    """:func:`write`'s ``apply`` that writes nothing: the holder only gets
+    memory nobody else holds (its values unchanged, so no view differs)."""
+    return None
 
 
 def derive_binary(source: Any, function: Callable[..., Any], operand: Any) -> Any:

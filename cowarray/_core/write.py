@@ -612,11 +612,7 @@ def separate_reader(target: Array, value: object) -> None:
 
 def make_private(holder: Holder) -> None:
     """Give ``holder`` memory nobody else holds, copying its region if needed."""
-    cow.write(holder, _nothing, None, None)
-
-
-def _nothing(target: object, a: object, b: object) -> None:
-    return None
+    cow.write(holder, cow.unchanged, None, None)
 
 
 def expose(

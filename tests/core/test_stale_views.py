@@ -85,6 +85,13 @@ def test_the_values_stay_cowarray_s() -> None:
         ("V = ca.zeros(8); c = V[2:5]; V[0] = 7.0; c[0]", False),
         ("V = ca.zeros((4, 4)); c = V[:, 1]; V[0, 1] = 7.0; c.sum()", True),
         ("V = ca.zeros((4, 4)); c = V[:, 1]; V[:, 2] = 7.0; c.sum()", False),
+        # scattered writes: the span from the first element to the last
+        ("V = ca.arange(8.0); c = V[2:5]; V[V > 5] = 0.0; c.sum()", False),
+        ("V = ca.arange(8.0); c = V[2:5]; V[V > 3] = 0.0; c.sum()", True),
+        ("V = ca.zeros(8); c = V[2:5]; V[np.array([0, 1])] = 1.0; c.sum()", False),
+        # NumPy's ufunc.at writes at its index
+        ("V = ca.zeros(8); c = V[2:5]; np.add.at(V, 0, 7.0); c.sum()", False),
+        ("V = ca.zeros(8); c = V[2:5]; np.add.at(V, 3, 7.0); c.sum()", True),
         # the view taken again after the write: NumPy's values
         ("V = ca.zeros(8); c = V[2:5]; V += 1.0; c = V[2:5]; c.sum()", False),
         # a lazy clone is a value in NumPy too (a copy)
@@ -114,6 +121,45 @@ def test_a_use_warns_exactly_where_numpy_s_view_would_differ(
     differs = not np.array_equal(np.asarray(ours), np.asarray(numpy_ns["result"]))
     assert differs == numpy_differs, source  # (the table itself is NumPy's)
     assert len(caught) == int(numpy_differs), (source, [str(w.message) for w in caught])
+
+
+def test_functional_updates_report_only_the_elements_they_wrote() -> None:
+    # ``x.at[...]`` of a moved array writes its memory as ``x[...] = v``
+    # would: the rows left alone do not warn (the heat benchmark's edges),
+    # the row written does.
+    namespace = _program(
+        """
+        u = ca.asarray(np.arange(16.0).reshape((4, 4)))
+        top, bottom = u[1], u[-2]
+        u = ca.move(u).at[0].set(top).at[-1].set(bottom)
+        """
+    )
+    assert _caught(namespace["program"]) == []
+    namespace = _program(
+        """
+        u = ca.asarray(np.arange(16.0).reshape((4, 4)))
+        second = u[1]
+        u = ca.move(u).at[1].set(0.0)
+        total = second.sum()
+        """
+    )
+    (warning,) = _caught(namespace["program"])
+    assert warning.lineno == 5 and "written at line 4" in str(warning.message)
+
+
+def test_a_write_that_only_makes_memory_private_starts_no_watch() -> None:
+    # ``t.at[:].set(V)`` first gives the value it reads (V, whose view t
+    # is) memory of its own; nothing was written, so no view of V differs
+    # from NumPy's.
+    namespace = _program(
+        """
+        V = ca.arange(3.0)
+        t = V[::-1]
+        r = t.at[:].set(V)
+        total = t.sum() + V.sum()
+        """
+    )
+    assert _caught(namespace["program"]) == []
 
 
 def test_no_view_alive_starts_no_watch(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -51,7 +51,6 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 import cowarray as ca
 from cowarray._core import cow
-from cowarray._core import write as write_door
 from cowarray.testing import available_devices, to_numpy
 
 # cpu, the simulated cpu:1, and cuda:0 where CuPy and a GPU are present
@@ -783,7 +782,7 @@ def test_state_machine_catches_a_core_that_never_copies(monkeypatch: pytest.Monk
     # (the core's further arguments ignored, whichever it passes: fast
     # writes, a holder beside, derive, together, a reader)
     def write_in_place(holder: Any, apply: Any, a: Any, b: Any, *_: Any) -> None:
-        if apply is write_door._nothing:
+        if apply is cow.unchanged:
             real_write(holder, apply, a, b)
             return
         # (CuPy's flags have no "writeable": its arrays always are)
