@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import types
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, Final
 
@@ -189,9 +189,10 @@ def _read_error_state() -> bool | None:
     return verdict
 
 
-#: The warning filters last read, and what they said (a tuple of the very
-#: filter entries: equal, element by element identical at first, or read again).
-_last_filters: tuple[tuple[Any, ...], bool] = ((), False)
+#: The warning filters last read, and what they said (a copy of the list of
+#: the very filter entries, compared with the live list element by element,
+#: identical at first; anything else is read again).
+_last_filters: tuple[list[Any] | None, bool] = (None, False)
 
 
 #: Whether the warning filters live in a context variable (3.14's
@@ -199,16 +200,18 @@ _last_filters: tuple[tuple[Any, ...], bool] = ((), False)
 _CONTEXT_AWARE_WARNINGS: Final = bool(getattr(sys.flags, "context_aware_warnings", False))
 
 
-def _read_filters(filters: tuple[Any, ...]) -> bool:
-    """Whether the warning filters ``filters`` may turn a RuntimeWarning into
-    an exception, remembered with them."""
+def _read_filters(filters: Sequence[Any]) -> bool:
+    """Whether the warning filters ``filters`` (the warnings module's list)
+    may turn a RuntimeWarning into an exception, remembered with a copy of
+    them (the list changes in place)."""
     global _last_filters
-    answer = _filters_may_raise(filters)
-    _last_filters = (filters, answer)
+    copy = list(filters)
+    answer = _filters_may_raise(copy)
+    _last_filters = (copy, answer)
     return answer
 
 
-def _filters_may_raise(filters: tuple[Any, ...]) -> bool:
+def _filters_may_raise(filters: Sequence[Any]) -> bool:
     for action, message, category, module, lineno in filters:
         if not isinstance(category, type):
             return True  # not a filter this understands
@@ -222,38 +225,21 @@ def _filters_may_raise(filters: tuple[Any, ...]) -> bool:
     return False
 
 
-# What the warnings module shows a warning with when nobody replaced it.
-_SHOW: Final = (warnings._showwarnmsg, warnings._showwarnmsg_impl)  # type: ignore[attr-defined]
-_FORMAT: Final = (warnings._formatwarnmsg, warnings._formatwarnmsg_impl)  # type: ignore[attr-defined]
+# What the warnings module shows a warning with when nobody replaced it
+# (read once: every in-place write that may warn compares them).
+_SHOWWARNING: Final = warnings._showwarning_orig  # type: ignore[attr-defined]
+_FORMATWARNING: Final = warnings._formatwarning_orig  # type: ignore[attr-defined]
+_SHOW_MSG: Final = warnings._showwarnmsg  # type: ignore[attr-defined]
+_SHOW_MSG_IMPL: Final = warnings._showwarnmsg_impl  # type: ignore[attr-defined]
+_FORMAT_MSG: Final = warnings._formatwarnmsg  # type: ignore[attr-defined]
+_FORMAT_MSG_IMPL: Final = warnings._formatwarnmsg_impl  # type: ignore[attr-defined]
 _APPEND: Final[type] = type([].append)
 
 
-def _display_may_raise() -> bool:
-    """Whether showing a RuntimeWarning now may raise: the filters only warn,
-    but a warning is shown by hooks anyone may replace, and a replaced one
-    may raise (``warnings.showwarning``, ``formatwarning``, the private
-    ``_showwarnmsg``, a closed ``sys.stderr``): then an in-place write that
-    warns after NumPy's loop would have changed the array before failing.
-    Taken not to raise: the warnings module's own functions writing to an
-    open ``sys.stderr`` (a stream whose ``write`` raises anything but
-    OSError is the bound docs/design.md names), and
-    ``catch_warnings(record=True)``, which appends to a list."""
-    module: Any = warnings
-    if (
-        module.showwarning is not module._showwarning_orig
-        or module.formatwarning is not module._formatwarning_orig
-        or module._showwarnmsg is not _SHOW[0]
-        or (module._formatwarnmsg, module._formatwarnmsg_impl) != _FORMAT
-    ):
-        return True
-    impl = module._showwarnmsg_impl
-    if impl is _SHOW[1]:
-        # (a closed stream raises ValueError at its write; any other is
-        # trusted to write or raise OSError, which the module drops:
-        # notebooks and pytest replace sys.stderr with streams of their own)
-        return bool(getattr(sys.stderr, "closed", False))
-    # catch_warnings(record=True): a list's append
-    return not (type(impl) is _APPEND and type(getattr(impl, "__self__", None)) is list)
+def _recorded(impl: object) -> bool:
+    """Whether ``impl``, the warnings module's replaced ``_showwarnmsg_impl``,
+    is ``catch_warnings(record=True)``'s: a list's append, which cannot raise."""
+    return type(impl) is _APPEND and type(getattr(impl, "__self__", None)) is list
 
 
 #: DLPack's (kDLCPU, 0): host memory.
@@ -430,11 +416,36 @@ class NumpyBackend:
             return verdict
         if _CONTEXT_AWARE_WARNINGS:  # "warn" and "print": the warning filters decide
             return True  # (they live in a context this cannot read cheaply)
-        filters = tuple(warnings.filters)
+        filters = warnings.filters
         last_filters = _last_filters
+        # (a list compared with a list: no copy of the live one on every write)
         if last_filters[1] if last_filters[0] == filters else _read_filters(filters):
             return True
-        return _display_may_raise()
+        # The filters only warn, but a warning is shown by hooks anyone may
+        # replace, and a replaced one may raise (``warnings.showwarning``,
+        # ``formatwarning``, the private ``_showwarnmsg``, a closed
+        # ``sys.stderr``): then an in-place write that warns after NumPy's
+        # loop would have changed the array before failing. Taken not to
+        # raise: the warnings module's own functions writing to an open
+        # ``sys.stderr`` (a stream whose ``write`` raises anything but
+        # OSError is the bound docs/design.md names), and
+        # ``catch_warnings(record=True)``, which appends to a list.
+        module: Any = warnings
+        if (
+            module.showwarning is not _SHOWWARNING
+            or module.formatwarning is not _FORMATWARNING
+            or module._showwarnmsg is not _SHOW_MSG
+            or module._formatwarnmsg is not _FORMAT_MSG
+            or module._formatwarnmsg_impl is not _FORMAT_MSG_IMPL
+        ):
+            return True
+        impl = module._showwarnmsg_impl
+        if impl is _SHOW_MSG_IMPL:
+            # (a closed stream raises ValueError at its write; any other is
+            # trusted to write or raise OSError, which the module drops:
+            # notebooks and pytest replace sys.stderr with streams of their own)
+            return bool(getattr(sys.stderr, "closed", False))
+        return not _recorded(impl)
 
     def in_place_facts(
         self, name: str, data: np.ndarray, copy_of: np.ndarray | None = None

@@ -786,7 +786,7 @@ def write(
                 if known
                 else backend.must_copy_before_write(data)  # may allocate: outside the lock
             )
-        way, kept = _claim(holder, data, bool(must_copy), other, bool(move), reader)
+        way, kept = _claim(holder, data, must_copy, other, move, reader)  # (tested for truth only)
         if way == _MOVE_TOGETHER:
             assert other is not None
             made, move = move, False  # (once: if the backend cannot, the write copies)
@@ -848,9 +848,9 @@ def derive_binary(source: Any, function: Callable[..., Any], operand: Any) -> An
 def _claim(
     holder: Holder,
     data: Any,
-    must_copy: bool,
+    must_copy: object,
     beside: Holder | None = None,
-    together: bool = False,
+    together: object = False,
     reader: tuple[Holder, Any] | None = None,
 ) -> tuple[int, Buffer | None]:
     """Under the lock: how ``holder`` writes ``data``, and the record it keeps.

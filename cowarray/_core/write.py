@@ -14,10 +14,9 @@ Each door gathers the facts the write decision needs itself: whether the
 value or operand read shares the memory written and may stay beside it
 (``u[0] = u[1]``, ``x[0:10] += x[10:20]``); whether the statement running
 stores the temporary view back into the array it was taken from, at the
-key it was taken at (:func:`_write_back_target`, on
+key it was taken at (:func:`_write_through`, on
 cowarray._interpreter's reading of the statement); what the backend says of
-the memory and of errors after its loop, asked together before the
-decision; whether a held-back view-write warning is settled. It hands them
+the memory and of errors after its loop, asked before the decision; whether a held-back view-write warning is settled. It hands them
 to the one decision, :func:`cowarray._core.cow.write`. The layers above
 check dtypes and convert keys and values (the Array's module binds its
 conversions here, :func:`bind_conversions`); the core calls nothing else of
@@ -140,46 +139,15 @@ def setitem(self: Array, key: Any, value: Any, /) -> None:
         if type(key) is int and type(kind) is type and kind in self._fast_write:
             self._data[key] = value
             return
-        if type(key) is tuple and type(kind) is type:
-            for part in key:
-                if type(part) is not int:
-                    break
-            else:
-                if (kind, len(key)) in self._fast_write:  # x[i, j] = v
-                    self._data[key] = value
-                    return
-        if (
-            self._buf is not None
-            and (type(key) is int or type(key) is tuple)
-            and not looks_shared(self)
-            and cow.reclaim(self, fast_writes(self))
-            and type(value) is not _ARRAY
-        ):
-            # Alone after all (x[a:b] += d left x the record its view
-            # held): this write and the next go the fast way above (an
-            # Array's element, the way below).
-            setitem(self, key, value)
-            return
-        if (
-            type(value) is _ARRAY
-            and (type(key) is int or type(key) is tuple)
-            and _one_element_of_its_kind(self, key, value)
-        ):
-            # x[i] = y[j]: x is private while the set is not empty, so
-            # y's element is never of x's memory.
-            source = value._data
-            if self._fast_write:
-                self._data[key] = source
-                return
         # The key is converted once, before any memory is read or any
         # decision is made (a part's __index__ may run code, and answer
         # otherwise the next time). An int passes as it is; a slice of
         # ints too, without a call.
-        if type(key) is int:
-            index: Any = key
-        elif type(key) is slice:
+        if type(key) is slice:
+            # (x[a:b] = v, and the store of every x[a:b] += d: none of the
+            # ways for one element below takes a slice)
             start, stop, step = key.start, key.stop, key.step  # (slice_is_plain, written out)
-            index = (
+            index: Any = (
                 key
                 if (start is None or type(start) is int)
                 and (stop is None or type(stop) is int)
@@ -187,7 +155,38 @@ def setitem(self: Array, key: Any, value: Any, /) -> None:
                 else plain_slice(key)
             )
         else:
-            index = _backend_index(self, key)
+            if type(key) is tuple and type(kind) is type:
+                for part in key:
+                    if type(part) is not int:
+                        break
+                else:
+                    if (kind, len(key)) in self._fast_write:  # x[i, j] = v
+                        self._data[key] = value
+                        return
+            if (
+                self._buf is not None
+                and (type(key) is int or type(key) is tuple)
+                and not looks_shared(self)
+                and cow.reclaim(self, fast_writes(self))
+                and type(value) is not _ARRAY
+            ):
+                # Alone after all (x[a:b] += d left x the record its view
+                # held): this write and the next go the fast way above (an
+                # Array's element, the way below).
+                setitem(self, key, value)
+                return
+            if (
+                type(value) is _ARRAY
+                and (type(key) is int or type(key) is tuple)
+                and _one_element_of_its_kind(self, key, value)
+            ):
+                # x[i] = y[j]: x is private while the set is not empty, so
+                # y's element is never of x's memory.
+                source = value._data
+                if self._fast_write:
+                    self._data[key] = source
+                    return
+            index = key if type(key) is int else _backend_index(self, key)
         if (
             type(value) is _ARRAY
             and value._buf is not None  # (reads_own_memory: u[0] = u[1])
@@ -204,7 +203,11 @@ def setitem(self: Array, key: Any, value: Any, /) -> None:
                 and expected[2] is self
                 and expected[1] is value._data
                 and expected[3] is self._data
-                and _is_key(index, expected[4])
+                and (
+                    # (a slice, as u[1:-1] += d stores: _is_key's answer, without the call)
+                    (type(index) is slice and type(expected[4]) is slice and index == expected[4])
+                    or _is_key(index, expected[4])
+                )
             ):
                 return  # the store of x[k] += d after _write_through: the values are there
             stays = _reader_may_stay(self, index, value)
@@ -327,7 +330,7 @@ def inplace(
     surface (into new memory in one pass if it shares its buffer). The
     temporary view of ``x[k] += d`` writes ``x``'s memory in place, with no
     copy, where the statement is proven to store it back into ``x`` at that
-    key (:func:`_write_back_target`).
+    key (:func:`_write_through`).
     """
     data = array._data
     if quick and array._fast_write and data.size < IN_PLACE_MIN_SIZE:
@@ -339,7 +342,6 @@ def inplace(
             return
     if _PENDING:
         families.flush()
-    backend = array._device.backend
     if name == "matmul":  # (``operand`` is the product, computed beside: its shape is checked)
         fast = fast_writes(array)
         _note_view_write(array, other, name)
@@ -355,7 +357,9 @@ def inplace(
     if written_back is None:  # (not ``x[k] op= v``'s temporary view, which x's store reports)
         _note_view_write(array, other, name)
     fast = fast_writes(array)
-    if data.size >= IN_PLACE_MIN_SIZE and not backend.errors_may_surface(name, data.dtype):
+    if data.size >= IN_PLACE_MIN_SIZE and not array._device.backend.errors_may_surface(
+        name, data.dtype
+    ):
         # Big, and no error can be raised after NumPy's loop has written:
         # write in place (if the memory is shared, the new values go into
         # new memory in one pass, as ``x = x - m`` would compute them).
@@ -387,45 +391,76 @@ def _write_through(
 ) -> bool | None:
     """The write of ``t`` (``view``) in ``x[k] op= d``, where the statement
     running is proven to store ``t`` into the array ``x`` it was taken from,
-    at the key it was taken at (:func:`_write_back_target`): True once
-    written in place beside ``x`` (or, where ``x`` has other holders, in
-    place after both moved onto one copy of ``x``'s memory); False where it
-    is proven but an error could surface after the backend's loop (the
-    caller computes beside); None where nothing is proven.
+    at the key it was taken at: True once written in place beside ``x`` (or,
+    where ``x`` has other holders, in place after both moved onto one copy
+    of ``x``'s memory); False where it is proven but an error could surface
+    after the backend's loop (the caller computes beside); None where
+    nothing is proven.
+
+    The proof. The reading of the statement is
+    cowarray._interpreter.statement_store's: an augmented assignment
+    ``NAME[key] op= value`` with ``key`` built of constants only (nothing
+    that runs code when converted or answers otherwise at the store), and
+    ``NAME``'s value now. Code run within the statement (the value's
+    ``__float__``, a call, a gc callback, another thread) may have rebound
+    ``NAME``: its value must be an ``Array`` (the exact type: a subclass may
+    store elsewhere) that holds ``view``'s memory and is the first array of
+    ``view``'s family, the one it was taken from (it holds the family object
+    whose token ``view`` holds), not handed its memory by a move
+    (``move(x)`` passes that object on: the moved array is donated until it
+    is written). A lazy clone, a view or another array sharing the memory
+    starts or joins another family, or is not the family's first array. So
+    the container on the caller's stack is that array, unless it is a
+    non-Array object whose ``[key]`` gave a new view of that array and code
+    in the statement rebound ``NAME`` from it to that array (the bound
+    docs/design.md names).
 
     If it went in place, the store is expected: on this thread,
     :func:`setitem` then knows that a store of ``view`` into ``x`` at that
     key writes nothing, without comparing addresses (any other store, such
     as one a hook makes between the operator and the statement's store, is
     an ordinary store). From the proof to the decision nothing calls back
-    into this module: the facts are read in one call each (the statement's,
-    the backend's) and handed to :func:`cowarray._core.cow.write`.
+    into this module: the facts are read from the statement (one call) and
+    the backend (one call for a shared ``x``, ``in_place_facts``; its
+    first two answers for a sole holder) and handed to
+    :func:`cowarray._core.cow.write`.
     """
-    target = _write_back_target(view)
-    if target is None:
+    # (frames 0 to 3 are statement_store's caller's: this function, inplace,
+    # the operator's _apply_inplace and its method, which call each other
+    # directly: 4 may be outside)
+    if _interpreter.MEASURING and threading.get_ident() in _interpreter.MEASURING:
+        return None  # (the calibration at import measures the path that notes the write)
+    read = _interpreter.statement_store(4)
+    if read is None:
         return None
-    parent, key = target
+    parent, key = read
+    if type(parent) is not _ARRAY or parent._buf is not view._buf:
+        return None
+    family = parent._family
+    if type(family) is not families._Family or family.views is not view._family or parent._donated:
+        return None
     data = view._data
     # Where ``x`` has other holders (a defensive ``x = x.copy()`` before
     # it), ``x`` and ``t`` move onto one copy of ``x`` first (one copy, as
     # NumPy's ``x.copy()`` made), which the backend makes with its other
-    # answers; unless ``x`` is a view whose family lives: the store of ``t``
-    # into ``x`` then reports the write. (The count is a hint: the decision
-    # counts again under the lock, and a copy made for nothing is dropped.)
-    together = type(parent._family) is not _VIEWS or not families.lives_beside_its_family(parent)
+    # answers (``x`` is its family's first array, never a view, as proven
+    # above). The count is a hint: the decision counts again under the
+    # lock, and a copy made for nothing is dropped.
     # (Not where page copy-on-write clones a big ``x`` page by page instead.)
     buf = parent._buf  # (_holders_read's count, written out)
     shared = (
-        together
-        and buf is not None
+        buf is not None
         and _getrefcount(buf) > _TWO_HOLDERS
         and (cow.page_cow_min is None or parent._data.nbytes < cow.page_cow_min)
     )
     del buf  # (a reference of ours would count)
     parent_data = parent._data
-    errors, must_copy, made = view._device.backend.in_place_facts(
-        name, data, parent_data if shared else None
-    )
+    backend = view._device.backend
+    if shared:
+        errors, must_copy, made = backend.in_place_facts(name, data, parent_data)
+    else:  # (in_place_facts' first two answers, without its call)
+        errors = backend.errors_may_surface(name, data.dtype)
+        must_copy, made = (False, None) if errors else (backend.must_copy_before_write(data), None)
     if errors:
         return False
     # No fast writes for ``t``: it shares its memory with ``x`` past the
@@ -456,7 +491,7 @@ def _write_through(
         function,
         operand,
         _NO_FAST_WRITE,
-        (parent, together if made is None else (parent_data, data, *made), reader),
+        (parent, True if made is None else (parent_data, data, *made), reader),
         derive,
         must_copy,
     )
@@ -475,49 +510,6 @@ def _holders_read(parent: Any) -> int:
 #: What that reading shows for a record a view and its parent alone hold
 #: (measured on this interpreter: one holder's reading, and one more).
 _TWO_HOLDERS: Final = _interpreter.baseline(_holders_read, "_buf", Buffer) + 1
-
-
-def _write_back_target(view: Array) -> tuple[Array, Any] | None:
-    """``(x, key)``: the Array that the statement now running stores ``view``
-    back into, and the key it stores at, when they are proven to be the
-    array ``view`` was taken from and the key it was taken at.
-
-    The reading of the statement is cowarray._interpreter.statement_store's:
-    an augmented assignment ``NAME[key] op= value`` with ``key`` built of
-    constants only (nothing that runs code when converted or answers
-    otherwise at the store), and ``NAME``'s value now. Code run within the
-    statement (the value's ``__float__``, a call, a gc callback, another
-    thread) may have rebound ``NAME``: its value must be an ``Array`` (the
-    exact type: a subclass may store elsewhere) that holds ``view``'s memory
-    and is the first array of ``view``'s family, the one it was taken from
-    (it holds the family object whose token ``view`` holds), not handed its
-    memory by a move (``move(x)`` passes that object on: the moved array is
-    donated until it is written). A lazy clone, a view or another array
-    sharing the memory starts or joins another family, or is not the
-    family's first array. So the container on the caller's stack is that
-    array, unless it is a non-Array object whose ``[key]`` gave a new view
-    of that array and code in the statement rebound ``NAME`` from it to that
-    array (the bound docs/design.md names).
-    """
-    if _interpreter.MEASURING and threading.get_ident() in _interpreter.MEASURING:
-        return None  # (the calibration at import measures the path that notes the write)
-    # (frames 0 to 4 are statement_store's caller's: this function,
-    # _write_through, inplace, the operator's _apply_inplace and its method,
-    # which call each other directly: 5 may be outside)
-    read = _interpreter.statement_store(5)
-    if read is None:
-        return None
-    container, key = read
-    if type(container) is not _ARRAY or container._buf is not view._buf:
-        return None
-    family = container._family
-    if (
-        type(family) is not families._Family
-        or family.views is not view._family
-        or container._donated
-    ):
-        return None
-    return container, key
 
 
 # -- the facts the doors gather -------------------------------------------------------

@@ -1,6 +1,6 @@
 """``x[k] op= v`` writes ``x`` in place only where the statement stores back
 exactly what was written, into exactly the array written (issue 46, rows 2
-and 3; docs/design.md rules 1, 3 and 12; cowarray._core.write._write_back_target
+and 3; docs/design.md rules 1, 3 and 12; cowarray._core.write._write_through
 and cowarray._core.write.write_through / reader_may_stay).
 
 Python runs ``x[k] op= v`` as ``t = x[k]; t op= v; x[k] = t``: the

@@ -1,6 +1,6 @@
 """``x[a:b] += d`` writes ``x`` in place, with no copy, only where the
 statement is proven to store the result back into ``x`` (design.md rule 12;
-cowarray._core.write._write_back_target), and every way of breaking that
+cowarray._core.write._write_through), and every way of breaking that
 proof falls back to a copy that keeps every other value right.
 
 Semantics are compared with NumPy run on eager copies; copies are read from
