@@ -16,11 +16,11 @@ value or operand read shares the memory written and may stay beside it
 stores the temporary view back into the array it was taken from, at the
 key it was taken at (:func:`_write_through`, on
 cowarray._interpreter's reading of the statement); what the backend says of
-the memory and of errors after its loop, asked before the decision; whether a held-back view-write warning is settled. It hands them
-to the one decision, :func:`cowarray._core.cow.write`. The layers above
-check dtypes and convert keys and values (the Array's module binds its
-conversions here, :func:`bind_conversions`); the core calls nothing else of
-theirs.
+the memory and of errors after its loop, asked before the decision; whether
+a held-back view-write warning is settled. It hands them to the one
+decision, :func:`cowarray._core.cow.write`. The layers above check dtypes
+and convert keys and values (the Array's module binds its conversions here,
+:func:`bind_conversions`); the core calls nothing else of theirs.
 """
 
 from __future__ import annotations
