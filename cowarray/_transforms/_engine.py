@@ -117,8 +117,16 @@ def _traced(value: Any) -> Array:
     return result
 
 
+#: The type of JAX's concrete arrays (a result of a compiled call).
+_JAX_ARRAY: Final = type(jnp.zeros(()))
+
+
 def _array_of(value: Any, home: Device) -> Array:
     """The Array of a JAX result: traced inside an outer trace, else on ``home``."""
+    if home is CPU and type(value) is _JAX_ARRAY:
+        # (JAX's CPU buffer, read-only: a write copies it first)
+        fast: Array = fresh(np.asarray(value), CPU)
+        return fast
     if isinstance(value, jax.core.Tracer):
         return _traced(value)
     if home is not CPU and _jax_has(home) and value.devices() != {jax.devices("cpu")[0]}:
@@ -249,6 +257,13 @@ def _fix_for(error: BaseException) -> str | None:
     return None
 
 
+def _note_fix(error: BaseException) -> None:
+    """Give a JAX error cowarray's fix as a note, once."""
+    fix = _fix_for(error)
+    if fix is not None and fix not in getattr(error, "__notes__", ()):
+        error.add_note(fix)
+
+
 @contextlib.contextmanager
 def _noting_fixes() -> Iterator[None]:
     """JAX's errors get cowarray's fix as a note (some, as a tracer that
@@ -256,9 +271,7 @@ def _noting_fixes() -> Iterator[None]:
     try:
         yield
     except Exception as error:
-        fix = _fix_for(error)
-        if fix is not None and fix not in getattr(error, "__notes__", ()):
-            error.add_note(fix)
+        _note_fix(error)
         raise
 
 
@@ -356,7 +369,10 @@ def jit(
         inputs = [_traced(d) for d in datas]
         with _tracing_user_code():
             out = fun(*inputs)
-        return _results(out), _written(inputs, datas)
+        # (one Array, the common result, as its bare value: no node for JAX to
+        # unflatten in Python on every call; _back takes a bare value as an Array)
+        value = _jax_value(out) if type(out) is Array else _results(out)
+        return value, _written(inputs, datas)
 
     compiled_positional = jax.jit(positional)
 
@@ -369,9 +385,13 @@ def jit(
                 with _x64():
                     # NumPy memory passed as it is: JAX reads it before the
                     # results are ready, which np.asarray waits for below.
-                    with _noting_fixes():
+                    try:  # (_noting_fixes, without a generator's context per call)
                         out, written = compiled_positional(*[a._data for a in args])
-                    result = _back(out, CPU)
+                    except Exception as error:
+                        _note_fix(error)
+                        raise
+                    # (one result, the common case: no tree to walk)
+                    result = _array_of(out, CPU) if type(out) is _JAX_ARRAY else _back(out, CPU)
                     for i, value in written.items():
                         _write_back(args[i], value, CPU)
                 return result
