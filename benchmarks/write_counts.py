@@ -66,10 +66,7 @@ run(int(sys.argv[1]))
 """
 
 
-def _count(module: str, setup: str, statement: str, steps: int, folder: str) -> int:
-    script = os.path.join(folder, "child.py")
-    with open(script, "w") as file:
-        file.write(_CHILD.format(module=module, setup=setup, statement=statement))
+def _count(script: str, steps: int, folder: str) -> int:
     out = os.path.join(folder, "callgrind.out")
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", PYTHONHASHSEED="0")
     command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
@@ -91,8 +88,11 @@ def _count(module: str, setup: str, statement: str, steps: int, folder: str) -> 
 def per_statement(module: str, setup: str, statement: str, steps: int = 500) -> int:
     """Instructions of one ``statement`` in a loop, under callgrind."""
     with tempfile.TemporaryDirectory() as folder:
-        short = _count(module, setup, statement, 100, folder)
-        long = _count(module, setup, statement, 100 + steps, folder)
+        script = os.path.join(folder, "child.py")
+        with open(script, "w") as file:
+            file.write(_CHILD.format(module=module, setup=setup, statement=statement))
+        short = _count(script, 100, folder)
+        long = _count(script, 100 + steps, folder)
     return round((long - short) / steps)
 
 

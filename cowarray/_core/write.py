@@ -458,9 +458,9 @@ def _write_through(
     backend = view._device.backend
     if shared:
         errors, must_copy, made = backend.in_place_facts(name, data, parent_data)
-    else:  # (in_place_facts' first two answers, without its call)
-        errors = backend.errors_may_surface(name, data.dtype)
-        must_copy, made = (False, None) if errors else (backend.must_copy_before_write(data), None)
+    else:  # (in_place_facts' answers with no copy ahead, without its call)
+        errors, made = backend.errors_may_surface(name, data.dtype), None
+        must_copy = not errors and backend.must_copy_before_write(data)
     if errors:
         return False
     # No fast writes for ``t``: it shares its memory with ``x`` past the

@@ -123,11 +123,9 @@ _JAX_ARRAY: Final = type(jnp.zeros(()))
 
 def _array_of(value: Any, home: Device) -> Array:
     """The Array of a JAX result: traced inside an outer trace, else on ``home``."""
-    if home is CPU and type(value) is _JAX_ARRAY:
-        # (JAX's CPU buffer, read-only: a write copies it first)
-        fast: Array = fresh(np.asarray(value), CPU)
-        return fast
-    if isinstance(value, jax.core.Tracer):
+    # (a concrete result, the common case, skips the Tracer test: a jit
+    # call's per-call cost)
+    if type(value) is not _JAX_ARRAY and isinstance(value, jax.core.Tracer):
         return _traced(value)
     if home is not CPU and _jax_has(home) and value.devices() != {jax.devices("cpu")[0]}:
         # (back through DLPack onto home's device, no host copy; a result
